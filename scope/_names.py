@@ -5,34 +5,55 @@ from __future__ import annotations
 import re
 import threading
 
-__all__ = ["NameRegistry", "checkName", "NAME_PATTERN"]
+__all__ = ["NameRegistry", "NAME_PATTERN"]
 
 NAME_PATTERN = re.compile(r"[A-Za-z0-9.][A-Za-z0-9_.\-]*")
 
 
-def checkName(name: object, what: str = "name") -> str:
-    """Returns ``name`` if it is a valid op or scope name, else raises ``ValueError``."""
-    if not isinstance(name, str) or NAME_PATTERN.fullmatch(name) is None:
-        from scope._errors import invalidName
-
-        raise invalidName(name, what)
-    return name
-
-
 class NameRegistry:
-    """Which names are taken under each prefix of one graph.
+    """Which names are taken under each prefix of one environment, and how to reject bad ones.
 
     Op names and sub-scope names share one namespace per prefix, as in TensorFlow Java. Every
     change is journaled so that a failed op construction can be undone exactly (``mark`` /
     ``rollback``). All methods hold the environment's lock.
+
+    The environment chooses the errors its scopes raise: ``valueError`` for a bad name or
+    device, or a control dependency from elsewhere, ``typeError`` for a control dependency that
+    is not an op (a ``tfops.Graph`` passes its own error classes; on its own, the package raises
+    the builtins).
+
+    Args:
+        lock: the environment's lock (a new one by default).
+        valueError: the ``ValueError`` subclass raised for invalid arguments.
+        typeError: the ``TypeError`` subclass raised for arguments of the wrong kind.
     """
 
-    def __init__(self, lock: threading.RLock | None = None) -> None:
+    def __init__(
+        self,
+        lock: threading.RLock | None = None,
+        valueError: type[ValueError] = ValueError,
+        typeError: type[TypeError] = TypeError,
+    ) -> None:
         self.lock: threading.RLock = lock if lock is not None else threading.RLock()
+        self.valueError = valueError
+        self.typeError = typeError
         # prefix -> {id -> next suffix}; every name handed out is a key too, so an explicit
         # name such as "add_1" cannot collide with one made unique earlier or later.
         self._ids: dict[str, dict[str, int]] = {}
         self._journal: list[tuple[str, str, int | None]] = []
+
+    def checkName(self, name: object, what: str = "name") -> str:
+        """Returns ``name`` if it is a valid op or scope name, else raises ``valueError``."""
+        if not isinstance(name, str) or NAME_PATTERN.fullmatch(name) is None:
+            raise self.invalid(name, what)
+        return name
+
+    def invalid(self, name: object, what: str) -> ValueError:
+        """The error for a name that does not match ``[A-Za-z0-9.][A-Za-z0-9_.\\-]*``."""
+        return self.valueError(
+            f"invalid {what} {name!r}: names must match [A-Za-z0-9.][A-Za-z0-9_.\\-]* "
+            "(start with a letter, digit or '.', then letters, digits, '_', '.' or '-')"
+        )
 
     def makeUnique(self, prefix: str, name: str) -> str:
         """Reserves and returns ``name`` under ``prefix``, suffixed ``_N`` if already taken."""

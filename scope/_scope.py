@@ -6,11 +6,11 @@ import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-from scope._names import NameRegistry, checkName
+from scope._names import NameRegistry
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # types only: at run time the package imports nothing of tfops
     from tfops.builder import OperationBuilder
-    from tfops.graph import Operation
+    from tfops.operation import Operation
 
 __all__ = ["Scope", "ExecutionEnvironment", "HasOp"]
 
@@ -89,14 +89,14 @@ class Scope:
         The sub-scope is named ``childScopeName`` (made unique), or, if this scope has a name set
         by :meth:`withName`, that name: this is how composite ops take the caller's name.
         """
-        checkName(childScopeName, "sub-scope name")
+        self._names.checkName(childScopeName, "sub-scope name")
         actual = self._opName if self._opName is not None else childScopeName
         unique = self._names.makeUnique(self._prefix, actual)
         return self._copy(_prefix=self._qualify(unique), _opName=None)
 
     def withName(self, opName: str) -> Scope:
         """Returns a scope whose next op is named ``opName`` (made unique)."""
-        checkName(opName, "op name")
+        self._names.checkName(opName, "op name")
         return self._copy(_opName=opName)
 
     def withNameAsSubScope(self, defaultName: str) -> Scope:
@@ -110,22 +110,19 @@ class Scope:
         """Returns a scope whose ops run only after every op in ``controls``.
 
         As in TensorFlow Java, the given controls replace this scope's control dependencies.
+        Each must be an operation of this scope's environment (anything whose ``op()`` is one).
         """
-        from tfops.graph import Operation
-
         ops: list[Operation] = []
         for c in controls:
-            op = c if isinstance(c, Operation) else getattr(c, "op", lambda: None)()
-            if not isinstance(op, Operation):
-                from tfops.errors import DataTypeError
-
-                raise DataTypeError(
+            found = getattr(c, "op", None)
+            op = found() if callable(found) else None
+            graph = getattr(op, "graph", None)
+            if op is None or not callable(graph):
+                raise self._names.typeError(
                     f"control dependency {c!r} is not an op (an op class, Output or Operation)"
                 )
-            if op.graph() is not self._env:
-                from tfops.errors import IllegalArgumentError
-
-                raise IllegalArgumentError(
+            if graph() is not self._env:
+                raise self._names.valueError(
                     f"control dependency '{op.name()}' belongs to another graph than the scope's"
                 )
             if op not in ops:
@@ -138,21 +135,19 @@ class Scope:
         The numpy executor runs everything on the CPU; the device is recorded on each op.
         """
         if not isinstance(deviceSpec, str) or _DEVICE.fullmatch(deviceSpec) is None:
-            from scope._errors import invalidName
-
-            raise invalidName(deviceSpec, "device specification (e.g. '/device:CPU:0')")
+            raise self._names.invalid(deviceSpec, "device specification (e.g. '/device:CPU:0')")
         return self._copy(_device=deviceSpec)
 
     def makeOpName(self, defaultName: str) -> str:
         """Reserves and returns the full name of a new op: this scope's op name if set, else
         ``defaultName``, made unique and prefixed by the sub-scope path."""
-        checkName(defaultName, "op name")
+        self._names.checkName(defaultName, "op name")
         actual = self._opName if self._opName is not None else defaultName
         return self._qualify(self._names.makeUnique(self._prefix, actual))
 
     def makeUnique(self, id: str) -> str:
         """Reserves and returns ``id``, suffixed ``_N`` if taken, without the scope prefix."""
-        checkName(id, "name")
+        self._names.checkName(id, "name")
         return self._names.makeUnique(self._prefix, id)
 
     def opBuilder(self, type: str, defaultName: str) -> OperationBuilder:

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import numpy as np
 import pytest
 
-from tfops import Graph, Ops, Session, errors
+from tfops import Graph, Ops, Session, errors, opdef
 from tfops import Shape as TShape
 from tfops.errors import (
     DataTypeError,
@@ -22,7 +22,7 @@ from tfops.errors import (
     ResourceExhaustedError,
     TfopsError,
 )
-from tfops.op import InputDef, OpDef, OutputDef, _registry, registerOp
+from tfops.op import InputDef, OpDef, OutputDef, registerOp
 from tfops.op.core import Gradients, Placeholder
 from tfops.types import TFloat32
 
@@ -180,13 +180,12 @@ def noGradientOp() -> Iterator[str]:
             inputs=(InputDef("x", "the input", dtype=TFloat32),),
             outputs=(OutputDef("y", "the output", dtype=TFloat32),),
             infer=lambda ctx: [ctx.shapes[0]],
-            kernel=lambda attrs: lambda x: x,
         )
     )
     try:
         yield _NO_GRADIENT_OP
     finally:
-        _registry._OPS.pop(_NO_GRADIENT_OP, None)
+        opdef._OPS.pop(_NO_GRADIENT_OP, None)
 
 
 def test_opWithoutAGradientRaisesLookupError(graph: Graph, tf: Ops, noGradientOp: str) -> None:

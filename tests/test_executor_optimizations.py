@@ -1,10 +1,11 @@
-"""What the executor and the gradient generator do for speed, and that nobody can tell.
+"""What the numpy backend and the gradient generator do for speed, and that nobody can tell.
 
 A compiled plan folds constants, passes values through Identity and StopGradient, gives kernels
 what it knows in advance, runs a generated function (after a first, interpreted run), and, for
 large inputs, fuses elementwise ops into groups that run slice by slice on several threads and
-write into buffers that died. Each test states one behaviour: results bit-identical to the
-plain path, no buffer of the user's overwritten, errors and effects as without the mechanism.
+write into buffers that died (those the plan knows nothing else can see). Each test states one
+behaviour: results bit-identical to the plain path, no buffer of the user's overwritten, errors
+and effects as without the mechanism. Thresholds are ``NumpyOptions``, given to the backend.
 The gradient generator builds nothing for inputs that lead to no ``x``.
 """
 
@@ -16,21 +17,34 @@ from typing import Any
 import numpy as np
 import pytest
 
-import tfops._executor.base as executor
 from tfops import Graph, Ops, Output, Session
 from tfops import Shape as TShape
-from tfops._executor.plan import _Plan
+from tfops.backend import NumpyBackend, NumpyOptions
+from tfops.backend.numpy.plan import _Plan
 from tfops.errors import InvalidArgumentError, ResourceExhaustedError
-from tfops.gradients import neededInputs
+from tfops.op import (
+    GradOp,
+    Grads,
+    InputDef,
+    OpDef,
+    OutputDef,
+    lookupOp,
+    registerGradient,
+    registerOp,
+)
 from tfops.op.core import Placeholder
-from tfops.types import TFloat32, TFloat64, TInt32, TType
+from tfops.types import TFloat32, TFloat64, TFloating, TInt32, TType
 
 Array = np.ndarray[Any, Any]
-BIG = 3 * executor.LARGE + 17  # takes the fused path, in several slices, with a partial one
+LARGE = NumpyOptions().large
+BIG = 3 * LARGE + 17  # takes the fused path, in several slices, with a partial one
+UNFUSED = NumpyBackend(NumpyOptions(large=1 << 62))
+THREADED = NumpyBackend(NumpyOptions(parallel=LARGE, threads=4))
 
 
 def _plan(session: Session) -> _Plan:
     (plan,) = session._plans.values()
+    assert isinstance(plan, _Plan)
     return plan
 
 
@@ -41,10 +55,6 @@ def _run(session: Session, feeds: dict[Any, Any], fetches: list[Any]) -> list[Ar
     for f in fetches:
         runner.fetch(f)
     return list(runner.run())
-
-
-def _unfused(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(executor, "LARGE", 1 << 62)
 
 
 def _same(a: Array, b: Array) -> bool:
@@ -100,13 +110,11 @@ def test_anUnfedPlaceholderStillFailsWhenOnlyItsShapeIsRead(tf: Ops, session: Se
     assert raised.value.op == x.op()
 
 
-def test_aLargeFoldedResultIsComputedAtRunTimeInstead(
-    tf: Ops, session: Session, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(executor, "FOLD_LIMIT", 100)
+def test_aLargeFoldedResultIsComputedAtRunTimeInstead(graph: Graph, tf: Ops) -> None:
     big = tf.math.exp(tf.constant(np.zeros(1000, np.float32), TFloat32))
-    assert _run(session, {}, [big])[0].tolist() == [1.0] * 1000
-    assert [s.op.type() for s in _plan(session)._steps] == ["Exp"]
+    with Session(graph, backend=NumpyBackend(NumpyOptions(foldLimit=100))) as session:
+        assert _run(session, {}, [big])[0].tolist() == [1.0] * 1000
+        assert [s.op.type() for s in _plan(session)._steps] == ["Exp"]
 
 
 def test_anOpWithControlInputsIsNotFoldedAndItsControlsRun(tf: Ops, session: Session) -> None:
@@ -234,28 +242,23 @@ def _elementwiseGraph(tf: Ops, dtype: type[TType], shape: tuple[int, ...]) -> tu
 @pytest.mark.parametrize("shape", [(BIG,), (7, BIG // 7)], ids=["vector", "matrix"])
 @pytest.mark.parametrize("threads", [False, True], ids=["one-thread", "threads"])
 def test_fusedGroupsGiveTheResultsOfTheOpsOneByOne(
-    graph: Graph, tf: Ops, dtype: type[TType], shape: tuple[int, ...], threads: bool,
-    monkeypatch: pytest.MonkeyPatch,
+    graph: Graph, tf: Ops, dtype: type[TType], shape: tuple[int, ...], threads: bool
 ) -> None:
     x, y, fetches = _elementwiseGraph(tf, dtype, shape)
     rng = np.random.default_rng(2)
     xv = rng.standard_normal(shape).astype(dtype.DTYPE)
     yv = rng.standard_normal(shape).astype(dtype.DTYPE)
     yv.flat[::97] = 0.0  # divNoNan's zeros
-    if threads:
-        monkeypatch.setattr(executor, "PARALLEL", executor.LARGE)
-    with Session(graph) as s:
+    with Session(graph, backend=THREADED if threads else "numpy") as s:
         fused = [_run(s, {x: xv, y: yv}, fetches) for _ in range(3)]
         assert _plan(s)._large is not None
-    _unfused(monkeypatch)
-    with Session(graph) as s:
+    with Session(graph, backend=UNFUSED) as s:
         expected = _run(s, {x: xv, y: yv}, fetches)
     for got in fused:
         assert all(_same(a, b) for a, b in zip(got, expected, strict=True))
 
 
-def test_aFusedGroupTakesANonContiguousFeed(graph: Graph, tf: Ops,
-                                            monkeypatch: pytest.MonkeyPatch) -> None:
+def test_aFusedGroupTakesANonContiguousFeed(graph: Graph, tf: Ops) -> None:
     x = tf.placeholder(TFloat64, Placeholder.shape(TShape.of(BIG // 5, 5)))
     y = tf.math.mul(tf.math.exp(x), 3.0)
     value = np.random.default_rng(3).standard_normal((5, BIG // 5)).T  # a transposed view
@@ -333,10 +336,8 @@ def test_aViewOfADyingValueKeepsItsValues(tf: Ops, session: Session) -> None:
     assert _same(got[0].ravel(), np.exp(value))
 
 
-def test_fusedRunsFromSeveralThreadsAtOnceGiveTheirOwnResults(
-    tf: Ops, session: Session, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(executor, "PARALLEL", executor.LARGE)
+def test_fusedRunsFromSeveralThreadsAtOnceGiveTheirOwnResults(graph: Graph, tf: Ops) -> None:
+    session = Session(graph, backend=THREADED)
     x = tf.placeholder(TFloat64, Placeholder.shape(TShape.of(BIG)))
     y = tf.math.add(tf.math.square(tf.math.add(x, 1.0)), tf.math.exp(tf.math.neg(x)))
     wrong: list[int] = []
@@ -399,27 +400,52 @@ def test_aBroadcastOperandOfUnknownShapeIsStillReduced(graph: Graph, tf: Ops) ->
     assert got.tolist() == [2.0, 2.0, 2.0]
 
 
+if lookupOp("TfopsTestTwoInputs") is None:
+    registerOp(OpDef(
+        type="TfopsTestTwoInputs", group="test", summary="x + y (a test op).",
+        description="", inputs=(InputDef("x", "x", dtype=TFloat64),
+                                InputDef("y", "y", dtype=TFloat64)),
+        outputs=(OutputDef("z", "z", dtype=TFloat64),),
+        infer=lambda ctx: [ctx.shapes[0]],
+    ))
+    _NEEDED: list[tuple[bool, bool]] = []
+
+    @registerGradient("TfopsTestTwoInputs")
+    def _twoInputsGrad(tf: Ops, op: GradOp, g: Output[TFloating]) -> Grads:
+        _NEEDED.append((op.needs(0), op.needs(1)))
+        return [g, g]
+
+
 def test_aRuleIsToldWhichInputsNeedAGradient(graph: Graph, tf: Ops) -> None:
-    from tfops.op import InputDef, OpDef, OutputDef, lookupOp, registerGradient, registerOp
-
-    seen: list[frozenset[int] | None] = []
-    if lookupOp("TfopsTestTwoInputs") is None:
-        registerOp(OpDef(
-            type="TfopsTestTwoInputs", group="test", summary="x + y (a test op).",
-            description="", inputs=(InputDef("x", "x", dtype=TFloat64),
-                                    InputDef("y", "y", dtype=TFloat64)),
-            outputs=(OutputDef("z", "z", dtype=TFloat64),),
-            infer=lambda ctx: [ctx.shapes[0]], kernel=lambda attrs: np.add,
-        ))
-
-        @registerGradient("TfopsTestTwoInputs")
-        def _grad(scope: Any, op: Any, grads: Any) -> Any:
-            seen.append(neededInputs(op))
-            return [grads[0], grads[0]]
-
     a, b = tf.placeholder(TFloat64), tf.placeholder(TFloat64)
     z = graph.baseScope().opBuilder("TfopsTestTwoInputs", "z").addInput(a).addInput(
         b).build().output(0)
     graph.addGradients(None, [z], [b.asOutput()])
-    assert seen[-1:] == [frozenset({1})]
-    assert neededInputs(z.op()) is None  # outside a rule
+    assert _NEEDED[-1] == (False, True)
+    graph.addGradients(None, [z], [a.asOutput(), b.asOutput()])
+    assert _NEEDED[-1] == (True, True)
+
+
+def test_aLargeRunReusesTheBuffersThatDied(tf: Ops, session: Session) -> None:
+    x = tf.placeholder(TFloat32, Placeholder.shape(TShape.of(BIG)))
+    e = tf.math.exp(x)  # a group's result, read by Sum and by the next group, which takes it
+    y = tf.math.neg(tf.math.add(tf.math.div(e, tf.sum(e, 0)), 1.0))
+    total = tf.sum(y, 0)  # y dies here: its buffer (e's) is left for the next run
+    value = np.zeros(BIG, np.float32)
+    first = _run(session, {x: value}, [total])[0]
+    plan = _plan(session)
+    assert [b.shape for b in plan._buffers._free] == [(BIG,)]
+    second = _run(session, {x: value}, [total])[0]
+    assert _same(first, second)
+    assert [b.shape for b in plan._buffers._free] == [(BIG,)]
+
+
+def test_aValueReadByAnOpThatMayReturnAViewIsNeverReused(tf: Ops, session: Session) -> None:
+    x = tf.placeholder(TFloat32, Placeholder.shape(TShape.of(BIG)))
+    e = tf.math.exp(x)
+    kept = tf.reshape(e, [-1])  # a view of e that lives on as a fetch
+    y = tf.math.neg(tf.math.add(e, 1.0))
+    value = np.zeros(BIG, np.float32)
+    for _ in range(3):
+        got = _run(session, {x: value}, [kept, y])
+        assert got[0].tolist() == [1.0] * BIG and got[1].tolist() == [-2.0] * BIG

@@ -11,7 +11,7 @@ import pytest
 from tfops import Ops
 from tfops.op import OpDef
 from tfops.op._generate import HANDWRITTEN_FACADE, render
-from tfops.op.defs import builtinOps
+from tfops.spec import builtinOps
 
 
 def _summary(doc: str | None) -> str:

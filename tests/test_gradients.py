@@ -15,11 +15,20 @@ from typing import Any, cast
 import numpy as np
 import pytest
 
-from scope import Scope
-from tfops import Graph, Operation, Ops, Output, Shape
-from tfops.op import AttrDef, InputDef, OpDef, OutputDef, registerGradient, registerOp
+from tfops import Graph, Ops, Output, Shape
+from tfops.backend.numpy import registerKernel
+from tfops.op import (
+    AttrDef,
+    GradOp,
+    Grads,
+    InputDef,
+    OpDef,
+    OutputDef,
+    registerGradient,
+    registerOp,
+)
 from tfops.op.core import Gradients, Max, Placeholder, Sum
-from tfops.op.math import Mean, Mul, Square
+from tfops.op.math import Mean
 from tfops.output import Operand
 from tfops.testing import assertGradientsClose
 from tfops.types import TFloat32, TFloat64, TFloating, TInt32, TType
@@ -378,23 +387,18 @@ def _registerCube(opType: str) -> None:
             outputs=(OutputDef("y", "the cube of ``x``", typeAttr="T"),),
             attrs=(AttrDef("T", "type", allowed=(TFloat32, TFloat64)),),
             infer=lambda ctx: [ctx.shapes[0]],
-            kernel=lambda attrs: lambda x: x * x * x,
         )
     )
+    registerKernel(opType, lambda site: lambda x: x * x * x)
 
 
 NO_GRAD_TYPE = f"TestCubeNoGrad{uuid.uuid4().hex}"  # unique: the registry is global
 _registerCube(NO_GRAD_TYPE)
 
 
-def _cubeGrad(
-    scope: Scope, op: Operation, grads: list[Output[TFloating] | None]
-) -> list[Output[TFloating] | None]:
-    g = grads[0]
-    assert g is not None
-    x = cast("Output[TFloating]", op.input(0))
-    three = np.asarray(3.0, dtype=x.dataType().DTYPE)
-    return [Mul.create(scope, g, Mul.create(scope, three, Square.create(scope, x))).asOutput()]
+def _cubeGrad(tf: Ops, op: GradOp, g: Output[TFloating]) -> Grads:
+    three = np.asarray(3.0, dtype=op.x().dataType().DTYPE)
+    return [tf.math.mul(g, tf.math.mul(three, tf.math.square(op.x())))]
 
 
 def cube(tf: Ops, opType: str, x: Operand[TFloat64]) -> Output[TFloat64]:

@@ -24,11 +24,10 @@ from scope import NAME_PATTERN, Scope
 from tfops import Graph, Output, Session
 from tfops import Shape as TShape
 from tfops.errors import InvalidArgumentError
-from tfops.op._registry import lookupGradient
+from tfops.op import broadcastShape, lookupGradient, reductionShape, sameShape
 from tfops.op.core import Placeholder
-from tfops.op.defs import builtinOps
-from tfops.op.defs._rules import broadcastShape, reductionShape, sameShape
 from tfops.output import Operand
+from tfops.spec import builtinOps
 from tfops.testing import computeGradientError
 from tfops.types import ALL_TYPES, TFloat64, TType, dataTypeOf
 

@@ -1,7 +1,9 @@
-"""The library stays clean under ``mypy --strict`` and ``ruff`` (configured in pyproject.toml)."""
+"""The library stays clean under ``mypy --strict``, ``ruff`` and its import layers (configured
+in pyproject.toml)."""
 
 from __future__ import annotations
 
+import ast
 import shutil
 import subprocess
 import sys
@@ -28,3 +30,38 @@ def test_ruffIsClean() -> None:
         [ruff, "check", "."], cwd=ROOT, capture_output=True, text=True, timeout=300
     )
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_importLayersHold() -> None:
+    """The layers stated in pyproject.toml ([tool.importlinter]) hold."""
+    lintImports = shutil.which("lint-imports")
+    if lintImports is None:
+        pytest.fail("import-linter is not installed: install the test extra")
+    result = subprocess.run(
+        [lintImports, "--no-cache"], cwd=ROOT, capture_output=True, text=True, timeout=300
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def _localImports() -> list[tuple[str, int, bool]]:
+    """(file, line, whether a comment says why) of every import inside a function."""
+    found = []
+    for path in sorted([*(ROOT / "tfops").rglob("*.py"), *(ROOT / "scope").rglob("*.py")]):
+        if "examples" in path.parts:
+            continue  # scripts, whose optional plotting libraries load only when asked for
+        lines = path.read_text().splitlines()
+        for node in ast.walk(ast.parse("\n".join(lines))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                for inner in ast.walk(node):
+                    if isinstance(inner, (ast.Import, ast.ImportFrom)):
+                        above = lines[inner.lineno - 2].strip()
+                        found.append((str(path.relative_to(ROOT)), inner.lineno,
+                                      above.startswith("#")))
+    return found
+
+
+def test_atMostFiveFunctionLocalImportsEachCommented() -> None:
+    """Modules import at the top; the few upward calls say why they are made."""
+    found = _localImports()
+    assert len(found) <= 5, found
+    assert all(commented for _, _, commented in found), found

@@ -1,36 +1,34 @@
-"""A user defines an op outside the package (type, shape rule, kernel, gradient) and an op class
+"""A user defines an op outside the package (spec, gradient rule, numpy kernel) and an op class
 for it, and uses it like a built-in one: through a scope, in a session, in gradients."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any, Final, Generic, TypeVar, cast, final
+from typing import Final, Generic, TypeVar, cast, final
 
 import numpy as np
 import pytest
 
 from scope import Scope
 from tfops import Graph, Operation, Ops, Output, PrimitiveOp, Session
+from tfops.backend.numpy import Kernel, KernelSite, registerKernel
+from tfops.errors import UnimplementedError
 from tfops.op import (
+    FLOATS,
     AttrDef,
+    GradOp,
+    Grads,
     InputDef,
     OpDef,
     OutputDef,
     registerGradient,
     registerOp,
+    sameShape,
 )
-from tfops.op._registry import floating, only
-from tfops.op.defs._rules import FLOATS, sameShape
 from tfops.output import Operand
 from tfops.testing import assertGradientsClose
 from tfops.types import TFloat64, TFloating
 
 T = TypeVar("T", bound=TFloating)
-
-
-def _cubeKernel(attrs: Mapping[str, Any]) -> Any:
-    return lambda x: x * x * x
-
 
 registerOp(
     OpDef(
@@ -42,20 +40,34 @@ registerOp(
         outputs=(OutputDef("y", "x cubed", typeAttr="T"),),
         attrs=(AttrDef("T", "type", allowed=FLOATS),),
         infer=sameShape,
-        kernel=_cubeKernel,
+        elementwise=True,
     )
 )
 
 
 @registerGradient("UserCube")
-def _cubeGrad(scope: Scope, op: Operation, grads: list[Output[TFloating] | None]) -> Sequence[
-    Output[TFloating] | None
-]:
-    from tfops.op.math import Mul, Square
+def _cubeGrad(tf: Ops, op: GradOp, g: Output[TFloating]) -> Grads:
+    return [tf.math.mul(g, tf.math.mul(3.0, tf.math.square(op.x())))]
 
-    x = floating(op.input(0))
-    return [Mul.create(scope, only(grads), Mul.create(scope, 3.0, Square.create(scope, x)))
-            .asOutput()]
+
+@registerKernel("UserCube", fresh=True)
+def _cubeKernel(site: KernelSite) -> Kernel:
+    return lambda x: x * x * x
+
+
+# An op with a spec and a gradient but no kernel: the backend says so when a request compiles.
+registerOp(
+    OpDef(
+        type="UserNoKernel",
+        group="math",
+        summary="An op no backend can run.",
+        description="Defined in a test, without a kernel.",
+        inputs=(InputDef("x", "the input", typeAttr="T"),),
+        outputs=(OutputDef("y", "the output", typeAttr="T"),),
+        attrs=(AttrDef("T", "type", allowed=FLOATS),),
+        infer=sameShape,
+    )
+)
 
 
 @final
@@ -117,3 +129,13 @@ def test_userOpGradientIsDifferentiableAgain(graph: Graph, tf: Ops) -> None:
 def test_userOpRejectsADtypeOutsideItsDefinition(tf: Ops) -> None:
     with pytest.raises(TypeError, match="UserCube"):
         UserCube.create(tf.scope(), tf.constant([1, 2]))  # type: ignore[type-var]
+
+
+def test_anOpWithoutAKernelFailsWhenTheRequestIsCompiled(graph: Graph, tf: Ops) -> None:
+    x = tf.placeholder(TFloat64)
+    op = tf.scope().opBuilder("UserNoKernel", "UserNoKernel").addInput(x).build()
+    with Session(graph) as s, pytest.raises(UnimplementedError) as info:
+        s.runner().feed(x, np.ones(2)).fetch(op.output(0)).run()
+    message = str(info.value)
+    assert "UserNoKernel" in message and "numpy backend" in message
+    assert info.value.op == op

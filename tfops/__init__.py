@@ -1,8 +1,8 @@
 """tfops: TensorFlow's Java op API for Python.
 
 Typed, builder-style construction of dataflow graphs (``Scope``, ``Ops``, op classes with a
-static ``create``), run by an embedded numpy graph executor (``Session``), with a symbolic
-gradient generator that honours ``StopGradient`` (``Gradients``).
+static ``create``), run by a ``Session`` on a backend (the embedded numpy executor by default),
+with a symbolic gradient generator that honours ``StopGradient`` (``Gradients``).
 
 Example:
     >>> from tfops import Graph, Ops, Session
@@ -18,8 +18,8 @@ Example:
 
 from tfops import errors, types
 from tfops.builder import OperationBuilder
-from tfops.graph import Graph, Operation
-from tfops.op import defs as _defs  # registers every op definition
+from tfops.graph import Graph
+from tfops.operation import Operation
 from tfops.ops import Ops
 from tfops.output import Operand, Output, PrimitiveOp
 from tfops.session import Result, Runner, Session
@@ -40,5 +40,3 @@ __all__ = [
     "errors",
     "types",
 ]
-
-del _defs

@@ -9,13 +9,14 @@ import numpy as np
 
 from scope import NAME_PATTERN, HasOp, Scope
 from tfops.errors import DataTypeError, IllegalArgumentError
-from tfops.graph import Graph, Operation, userSite
-from tfops.op._registry import NO_DEFAULT, InferContext, OpDef, lookupOp
+from tfops.opdef import NO_DEFAULT, InferContext, OpDef, lookupOp
+from tfops.operation import Operation, userSite
 from tfops.output import Output
 from tfops.shape import Shape
 from tfops.types import TType
 
 if TYPE_CHECKING:
+    from tfops.graph import Graph
     from tfops.output import Operand
 
 __all__ = ["OperationBuilder"]

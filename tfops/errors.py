@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from tfops.graph import Operation
+    from tfops.operation import Operation
 
 __all__ = [
     "TfopsError",
@@ -27,6 +27,7 @@ __all__ = [
     "FailedPreconditionError",
     "ResourceExhaustedError",
     "InternalError",
+    "UnimplementedError",
 ]
 
 
@@ -82,3 +83,7 @@ class ResourceExhaustedError(OpError):
 
 class InternalError(OpError):
     """A kernel failed in a way no other error describes."""
+
+
+class UnimplementedError(OpError):
+    """An op that the session's backend cannot run (raised when a request is compiled)."""

@@ -6,16 +6,13 @@ import threading
 from collections.abc import Iterator, Sequence
 from contextvars import Token
 from types import TracebackType
-from typing import TYPE_CHECKING
 
 from scope import NameRegistry, Scope
-from tfops.errors import IllegalArgumentError, IllegalStateError
+from tfops.builder import OperationBuilder
+from tfops.errors import DataTypeError, IllegalArgumentError, IllegalStateError
 from tfops.operation import _SITE, Operation, userSite
 from tfops.output import Output
 from tfops.types import TType
-
-if TYPE_CHECKING:
-    from tfops.builder import OperationBuilder
 
 __all__ = ["Graph", "Operation", "userSite"]
 
@@ -84,7 +81,7 @@ class Graph:
 
     def __init__(self) -> None:
         self._lock = threading.RLock()
-        self._names = NameRegistry(self._lock)
+        self._names = NameRegistry(self._lock, IllegalArgumentError, DataTypeError)
         self._byName: dict[str, Operation] = {}
         self._opList: list[Operation] = []
         self._closed = False
@@ -100,8 +97,6 @@ class Graph:
             ValueError: ``name`` is invalid.
             IllegalStateError: the graph is closed.
         """
-        from tfops.builder import OperationBuilder
-
         self._checkOpen()
         return OperationBuilder(self, type, name, scope if scope is not None else self._baseScope,
                                 self._reservationOf(name))
@@ -158,6 +153,8 @@ class Graph:
             ValueError: ``prefix`` is already used in the graph, or ``dx`` has the wrong length.
             LookupError: an op on a path from ``y`` to ``x`` has no gradient.
         """
+        # An upward call: the gradient generator is a layer above the graph (it builds through
+        # the op facade), and the graph is what its callers hold.
         from tfops.gradients import addGradients
 
         return addGradients(self, prefix, y, x, dx)

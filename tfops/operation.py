@@ -16,7 +16,7 @@ from tfops.types import TType
 
 if TYPE_CHECKING:
     from tfops.graph import Graph
-    from tfops.op._registry import Kernel, OpDef
+    from tfops.opdef import OpDef
 
 
 __all__ = ["Operation", "userSite"]
@@ -82,7 +82,6 @@ class Operation:
         "_opdef",
         "_site",
         "_id",
-        "_kernel",
         "_hash",
         "_outs",
     )
@@ -113,7 +112,6 @@ class Operation:
         self._consumers: list[Operation] = []
         self._site = site
         self._id = -1
-        self._kernel: Kernel | None = None
         self._hash = hash((id(graph), name))
         n = len(outputTypes)
         self._outs: tuple[Output[TType], ...] = (
@@ -198,12 +196,6 @@ class Operation:
     def _refInputs(self) -> frozenset[int]:
         """Positions of the inputs that are variable references (``InputDef.isRef``)."""
         return self._opdef.refPositions(len(self._inputs))
-
-    def _boundKernel(self) -> Kernel:
-        """The op's numpy kernel with its attributes bound (made once per operation)."""
-        if self._kernel is None:
-            self._kernel = self._opdef.kernel(self._attrs)
-        return self._kernel
 
     def __eq__(self, other: object) -> bool:
         return (

@@ -10,7 +10,7 @@ from tfops.shape import Shape
 from tfops.types import TType
 
 if TYPE_CHECKING:
-    from tfops.graph import Operation
+    from tfops.operation import Operation
 
 __all__ = ["Output", "Operand", "PrimitiveOp"]
 

@@ -1,7 +1,7 @@
-"""The graph executor's public face: ``Session``, its ``Runner`` builder and the ``Result`` of a
-run.
+"""Running a graph: ``Session``, its ``Runner`` builder and the ``Result`` of a run.
 
-How a request is compiled and run is in :mod:`tfops._executor` (see ``docs/performance.md``).
+The session checks what a request names and feeds, then hands the request to its backend
+(``tfops.backend``: the numpy executor by default), which compiles it once and runs it.
 """
 
 from __future__ import annotations
@@ -9,28 +9,27 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator, Sequence
 from types import TracebackType
-from typing import overload
+from typing import Any, TypeAlias, overload
 
 import numpy as np
 
 from scope import HasOp
-from tfops._executor.base import Array, FetchKey, KernelContext, Resources
-from tfops._executor.plan import _Plan
-from tfops.errors import (
-    IllegalArgumentError,
-    IllegalStateError,
-    InvalidArgumentError,
-)
-from tfops.graph import Graph, Operation
-from tfops.op.defs._rules import DEFAULT_MEMORY_LIMIT
-from tfops.output import Output
+from tfops.backend import Backend, Request, SessionConfig, resolveBackend
+from tfops.backend.base import DEFAULT_MEMORY_LIMIT
+from tfops.errors import IllegalArgumentError, IllegalStateError, InvalidArgumentError
+from tfops.graph import Graph
+from tfops.operation import Operation
+from tfops.output import Operand, Output
 from tfops.types import TType
 
-__all__ = ["Session", "Runner", "Result", "Resources", "KernelContext"]
+__all__ = ["Session", "Runner", "Result"]
+
+Array: TypeAlias = "np.ndarray[Any, Any]"
+FetchKey: TypeAlias = "Operand[TType] | str"
 
 
 class Session:
-    """Runs the ops of a :class:`~tfops.Graph` with numpy kernels.
+    """Runs the ops of a :class:`~tfops.Graph` on a backend (numpy kernels by default).
 
     Only the ops that the fetches and targets need are executed; a fed output (a placeholder or
     any intermediate) replaces its computation. Each distinct request is compiled once and
@@ -39,6 +38,8 @@ class Session:
 
     Args:
         graph: the graph to run.
+        backend: the engine that runs it: ``"numpy"`` (the default) or a
+            :class:`~tfops.backend.Backend` object such as ``NumpyBackend(NumpyOptions(...))``.
         checkNumerics: if true, a run that produces nan or inf in a floating point tensor raises
             ``InvalidArgumentError`` naming the first op (in execution order) that produced it.
         memoryLimit: the largest tensor (in bytes) a run may create; a larger one raises
@@ -55,29 +56,30 @@ class Session:
     """
 
     def __init__(
-        self, graph: Graph, *, checkNumerics: bool = False, memoryLimit: int | None = None
+        self,
+        graph: Graph,
+        *,
+        backend: str | Backend = "numpy",
+        checkNumerics: bool = False,
+        memoryLimit: int | None = None,
     ) -> None:
         graph._checkOpen()
-        if memoryLimit is not None and (
-            isinstance(memoryLimit, bool) or not isinstance(memoryLimit, (int, np.integer))
-            or memoryLimit < 0
-        ):
-            raise IllegalArgumentError(
-                f"memoryLimit must be a number of bytes (an int >= 0), got {memoryLimit!r}"
-            )
+        config = SessionConfig(
+            checkNumerics=bool(checkNumerics),
+            memoryLimit=DEFAULT_MEMORY_LIMIT if memoryLimit is None else memoryLimit,
+        )
         self._graph = graph
-        self._checkNumerics = checkNumerics
-        self._memoryLimit = DEFAULT_MEMORY_LIMIT if memoryLimit is None else int(memoryLimit)
-        self._resources = Resources()
+        self._backend = resolveBackend(backend)
+        self._executor = self._backend.open(graph, config)
         self._plans: dict[
             tuple[tuple[Output[TType], ...], tuple[Output[TType], ...], tuple[Operation, ...]],
-            _Plan,
+            Request,
         ] = {}
         self._lock = threading.Lock()
         self._closed = False
         # the last request's key and plan: a request repeated with the same outputs compares
         # equal by identity, without hashing them
-        self._last: tuple[object, _Plan | None] = ((), None)
+        self._last: tuple[object, Request | None] = ((), None)
 
     def runner(self) -> Runner:
         """Returns a builder for one run: ``feed``, ``fetch``, ``addTarget``, then ``run``."""
@@ -99,11 +101,16 @@ class Session:
         """Returns the graph this session runs."""
         return self._graph
 
+    def backend(self) -> Backend:
+        """Returns the backend this session runs on."""
+        return self._backend
+
     def close(self) -> None:
         """Closes the session; running it afterwards raises ``IllegalStateError``."""
         self._closed = True
         self._plans.clear()
         self._last = ((), None)
+        self._executor.close()
 
     def __enter__(self) -> Session:
         return self
@@ -126,15 +133,14 @@ class Session:
         feeds: tuple[Output[TType], ...],
         fetches: tuple[Output[TType], ...],
         targets: tuple[Operation, ...],
-    ) -> _Plan:
+    ) -> Request:
         key = (feeds, fetches, targets)
         lastKey, plan = self._last
         if plan is not None and lastKey == key:
             return plan
         plan = self._plans.get(key)
         if plan is None:
-            plan = _Plan(self._resources, feeds, fetches, targets, self._memoryLimit,
-                         self._checkNumerics)
+            plan = self._executor.compile(feeds, fetches, targets)
             with self._lock:
                 self._plans[key] = plan
         self._last = (key, plan)

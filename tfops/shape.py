@@ -7,6 +7,8 @@ from collections.abc import Iterable
 import numpy as np
 from attrs import frozen
 
+from tfops.errors import IllegalArgumentError
+
 __all__ = ["Shape"]
 
 UNKNOWN_SIZE = -1
@@ -34,8 +36,6 @@ class Shape:
         """Returns the shape with the given dimension sizes; ``-1`` is an unknown size."""
         for d in dimensions:
             if not isinstance(d, (int, np.integer)) or isinstance(d, bool) or d < UNKNOWN_SIZE:
-                from tfops.errors import IllegalArgumentError
-
                 raise IllegalArgumentError(
                     f"invalid dimension size {d!r} in Shape.of{dimensions}: sizes are ints, "
                     "-1 for unknown"

@@ -19,8 +19,10 @@ from typing import Any
 import numpy as np
 from attrs import frozen
 
+from tfops.backend import Backend
 from tfops.errors import IllegalArgumentError
 from tfops.graph import Graph
+from tfops.op.core import Gradients, Placeholder
 from tfops.output import Operand
 from tfops.session import Session
 from tfops.types import TType
@@ -64,6 +66,7 @@ def computeGradientError(
     values: Mapping[Operand[TType], object],
     feeds: Mapping[Operand[TType], object] | None = None,
     delta: float = 1e-6,
+    backend: str | Backend = "numpy",
 ) -> GradientCheck:
     """Compares ``d y / d x`` from :class:`~tfops.op.core.Gradients` with finite differences.
 
@@ -73,12 +76,11 @@ def computeGradientError(
         values: the point at which to compare, one array per ``x`` (use float64).
         feeds: other values the graph needs (placeholders that are not ``x``).
         delta: the finite-difference step.
+        backend: the backend both Jacobians are computed on.
 
     Returns:
         the two Jacobians per ``x`` and the worst difference between them.
     """
-    from tfops.op.core import Gradients, Placeholder
-
     yOut = y.asOutput()
     xOuts = [x.asOutput() for x in xs]
     graph: Graph = yOut.op().graph()
@@ -88,7 +90,7 @@ def computeGradientError(
     if any(p.dtype.kind != "f" for p in point):
         raise IllegalArgumentError("gradients are checked at floating point values only")
     scope = graph.baseScope().withSubScope("gradient_check")
-    session = Session(graph)
+    session = Session(graph, backend=backend)
 
     def evaluate(at: list[Array]) -> Array:
         runner = session.runner()
@@ -148,6 +150,7 @@ def assertGradientsClose(
     values: Mapping[Operand[TType], object],
     feeds: Mapping[Operand[TType], object] | None = None,
     tolerance: float = 1e-6,
+    backend: str | Backend = "numpy",
 ) -> GradientCheck:
     """Raises ``AssertionError`` naming the worst element when the Jacobians differ by more
     than ``tolerance`` (relative to the largest Jacobian entry, or absolute below 1).
@@ -155,7 +158,7 @@ def assertGradientsClose(
     Returns:
         the check, for further inspection.
     """
-    check = computeGradientError(y, xs, values, feeds)
+    check = computeGradientError(y, xs, values, feeds, backend=backend)
     scale = max([1.0] + [float(np.max(np.abs(t))) for t in check.theoretical if t.size])
     if not check.maxError <= tolerance * scale:
         raise AssertionError(f"gradient check failed: {check.describe()}")

@@ -23,6 +23,8 @@ from typing import Any, ClassVar, TypeAlias, Union, final
 import numpy as np
 from numpy.typing import DTypeLike
 
+from tfops.errors import DataTypeError
+
 __all__ = [
     "TType",
     "TNumber",
@@ -157,8 +159,6 @@ def dataTypeOf(dtype: DTypeLike) -> type[TType]:
     key = np.dtype(dtype)
     found = _BY_DTYPE.get(key)
     if found is None:
-        from tfops.errors import DataTypeError
-
         supported = ", ".join(t.NAME for t in ALL_TYPES)
         raise DataTypeError(f"numpy dtype {key} has no tfops data type (supported: {supported})")
     return found

@@ -21,7 +21,7 @@ import pytest
 
 from tfops import Graph, Ops, Session, Shape
 from tfops.errors import FailedPreconditionError, InvalidArgumentError
-from tfops.op._registry import lookupGradient
+from tfops.op import lookupGradient
 from tfops.op.core import Placeholder, Variable
 from tfops.op.train import ApplyAdam
 from tfops.types import TBool, TFloat16, TFloat32, TFloat64, TInt32, TType

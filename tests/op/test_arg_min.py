@@ -11,7 +11,7 @@ import pytest
 
 from tfops import Graph, Ops, Shape
 from tfops.errors import InvalidArgumentError
-from tfops.op._registry import lookupGradient
+from tfops.op import lookupGradient
 from tfops.op.core import Gradients, Placeholder
 from tfops.op.math import ArgMin
 from tfops.testing import assertGradientsClose

@@ -14,7 +14,7 @@ import pytest
 
 from tfops import Graph, Ops, Shape
 from tfops.errors import InvalidArgumentError
-from tfops.op._registry import lookupGradient
+from tfops.op import lookupGradient
 from tfops.op.core import Placeholder
 from tfops.op.math import GreaterEqual
 from tfops.types import TBool, TFloat16, TFloat32, TFloat64, TInt32, TInt64, TType, TUint8

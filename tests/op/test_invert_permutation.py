@@ -11,7 +11,7 @@ import pytest
 
 from tfops import Graph, Ops, Shape
 from tfops.errors import InvalidArgumentError
-from tfops.op._registry import lookupGradient
+from tfops.op import lookupGradient
 from tfops.op.core import Placeholder
 from tfops.op.math import InvertPermutation
 from tfops.types import TFloat32, TInt32, TInt64, TType

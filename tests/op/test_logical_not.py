@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from tfops import Graph, Ops, Shape
-from tfops.op._registry import lookupGradient
+from tfops.op import lookupGradient
 from tfops.op.core import Placeholder
 from tfops.op.math import LogicalNot
 from tfops.types import TBool, TFloat16, TFloat32, TFloat64, TInt32, TInt64, TType, TUint8

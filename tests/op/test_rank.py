@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from tfops import Graph, Ops, Shape
-from tfops.op._registry import lookupGradient
+from tfops.op import lookupGradient
 from tfops.op.core import Gradients, Placeholder, Rank
 from tfops.testing import assertGradientsClose
 from tfops.types import (

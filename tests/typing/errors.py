@@ -40,7 +40,8 @@ def wrongOption(scope: Scope, tf: Ops, x: Output[TFloat32]) -> None:
     tf.placeholder(TFloat32, Max.keepDims(True))  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
     tf.math.argMax(x, 0, Max.keepDims(True))  # type: ignore[call-overload]  # pyright: ignore[reportArgumentType]
     Max.keepDims("yes")  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
-    tf.max(x, 0, keepDims=True)  # type: ignore[call-arg]  # pyright: ignore[reportCallIssue]
+    tf.max(x, 0, keepDims="yes")  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
+    tf.max(x, 0, keep_dims=True)  # type: ignore[call-arg]  # pyright: ignore[reportCallIssue]
 
 
 def wrongValue(scope: Scope, tf: Ops, x: Output[TFloat32]) -> None:

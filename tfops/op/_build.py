@@ -10,8 +10,9 @@ import numpy as np
 from scope import Scope
 from tfops.builder import OperationBuilder
 from tfops.errors import DataTypeError, IllegalArgumentError
-from tfops.graph import Graph, Operation, userSite
-from tfops.op._registry import OpDef, lookupOp
+from tfops.graph import Graph
+from tfops.opdef import OpDef, lookupOp
+from tfops.operation import Operation, userSite
 from tfops.output import Output
 from tfops.types import (
     ALL_TYPES,
@@ -190,7 +191,9 @@ def build(
 ) -> Operation:
     """Adds an op of ``opType`` with ``inputs`` (operands or values) and attributes.
 
-    ``options`` are instances of the op class's ``Options``; their fields are Java option names.
+    ``attrs`` maps attribute names to values (``None``: not given), the ``create`` parameters
+    and keyword options; ``options`` are instances of the op class's ``Options``, whose fields
+    are Java option names.
     Everything is added in one graph transaction: on an error nothing stays behind.
     """
     opdef = lookupOp(opType)

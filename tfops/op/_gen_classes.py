@@ -5,9 +5,26 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Sequence
 
-from tfops.op._gen_text import HEADER, _all, _call, _def, _imports, _item, _params, _wrap
-from tfops.op._registry import AttrDef, InputDef, OpDef
-from tfops.types import TFloating, TIntegral, TNumber, TType
+from tfops.op._gen_text import HEADER, _all, _def, _item, _params, _wrap
+from tfops.opdef import AttrDef, InputDef, OpDef
+from tfops.types import ALL_TYPES, TFloating, TIntegral, TNumber, TType
+
+# Every name a generated module may use; ruff drops the unused ones (``formatSources``).
+IMPORTS = (
+    "from __future__ import annotations\n\n"
+    "from collections.abc import Iterable, Iterator, Sequence\n"
+    "from typing import Final, Generic, cast, final, overload\n\n"
+    "import numpy as np\n"
+    "from attrs import frozen\n\n"
+    "from scope import ExecutionEnvironment, HasOp, Scope\n"
+    "from tfops import shape as _shape\n"
+    "from tfops.op._build import build\n"
+    "from tfops.op._typevars import TF, TI, TN, T, TF_co, TI_co, TN_co, T_co\n"
+    "from tfops.operation import Operation\n"
+    "from tfops.output import Operand, Output, PrimitiveOp\n"
+    f"from tfops.types import {', '.join(t.__name__ for t in ALL_TYPES)}, "
+    "TFloating, TIntegral, TNumber, TType, TensorValue\n"
+)
 
 # The type variable for a set of allowed types: the narrowest family that holds them all.
 _FAMILIES = ((TFloating, "TF"), (TIntegral, "TI"), (TNumber, "TN"), (TType, "T"))
@@ -262,6 +279,10 @@ class _Op:
             return f"type[{typeVar}]"
         return self.paramAnnotation(a)
 
+    def keywords(self, typeVar: str) -> list[tuple[str, str]]:
+        """The keyword-only options of ``create`` and the facade method: (name, annotation)."""
+        return [(a.option or a.name, self.optionAnnotation(a, typeVar)) for a in self.options]
+
     def optionsType(self, typeVar: str) -> str | None:
         """The annotation of ``*options`` (``Options[typeVar]`` when it carries the type)."""
         if not self.options:
@@ -288,22 +309,29 @@ class _Op:
         for name, _, doc in self.signature():
             lines.append(_item(f"{name}: {doc}.", indent + "    "))
         if self.options:
-            names = ", ".join(f"``{a.option}``" for a in self.options)
+            names = ", ".join(f"``{self.cls}.{a.option}(...)``" for a in self.options)
             lines.append(_item(f"options: carries optional attribute values ({names}).",
+                               indent + "    "))
+        for a in self.options:
+            lines.append(_item(f"{a.option}: {a.doc} (the same as the option).",
                                indent + "    "))
         return "\n".join(lines)
 
     def createOverloads(self, first: str, indent: str, static: bool) -> str:
-        """For an op typed by an option: ``create`` without options, then with them."""
+        """For an op typed by an option: ``create`` without it, then with it given either as
+        an ``Options`` object or as a keyword."""
         assert self.typeOption is not None and isinstance(self.typeOption.default, type)
         deco = f"{indent}@overload\n" + (f"{indent}@staticmethod\n" if static else "")
         name = "create" if static else self.facade
         sig = self.signature()
         default = f"{self.cls}[{self.typeOption.default.__name__}]"
+        keyword = self.typeOption.option or self.typeOption.name
         return (
             deco + _def(name, _params(sig, None, first), default, indent, stub=True) + "\n"
             + deco + _def(name, _params(sig, self.optionsType(self.typeVar), first), self.ret,
                           indent, stub=True) + "\n"
+            + deco + _def(name, _params(sig, None, first) + f", *, {keyword}: type[{self.typeVar}]",
+                          self.ret, indent, stub=True) + "\n"
         )
 
 
@@ -339,7 +367,7 @@ def renderClass(op: _Op) -> str:
         if op.typeOption:
             out.append(op.createOverloads("scope: Scope", "    ", static=True))
             ret = f"{op.cls}[{op.typeVar}]"
-        params = _params(op.signature(), optionsType, "scope: Scope")
+        params = _params(op.signature(), optionsType, "scope: Scope", op.keywords(op.typeVar))
         out.append("    @staticmethod\n")
         out.append(_def("create", params, ret, "    "))
         out.append(
@@ -352,11 +380,12 @@ def renderClass(op: _Op) -> str:
             '        """\n'
         )
         inputs = "".join(f"{i.name}, " for i in d.inputs)
-        attrs = ", ".join(f'"{a.name}": {a.param}' for a in op.params)
+        attrs = ", ".join([f'"{a.name}": {a.param}' for a in op.params]
+                          + [f'"{a.name}": {a.option}' for a in op.options])
         inputTuple = inputs.rstrip(", ") + ("," if len(d.inputs) == 1 else "")
         call = f'scope, "{d.type}", ({inputTuple}), {{{attrs}}}'
         call += ", options" if op.options else ""
-        out.append(_call("operation = ", "build", call))
+        out.append(f"        operation = build({call})\n")
         out.append(f"        return {op.cls}(operation)\n")
     for a in op.options:
         t = op.optionAnnotation(a, op.typeVar)
@@ -396,6 +425,7 @@ def renderClass(op: _Op) -> str:
 
 
 def renderGroup(group: str, ops: list[_Op]) -> str:
+    """The text of ``tfops/op/<group>.py``, before :func:`formatSources`."""
     names = [op.cls for op in ops] + (["Gradients"] if group in _EXTRA_IMPORTS else [])
     doc = (
         f'"""The {group} ops.\n\n'
@@ -406,5 +436,5 @@ def renderGroup(group: str, ops: list[_Op]) -> str:
         '"""\n\n'
     )
     body = "\n\n".join(renderClass(op) for op in ops)
-    usedBy = body + ("Gradients" if group in _EXTRA_IMPORTS else "")
-    return HEADER + doc + _imports(usedBy) + "\n" + _all(names) + "\n\n" + body
+    extra = "from tfops.op._gradients_op import Gradients\n" if group in _EXTRA_IMPORTS else ""
+    return HEADER + doc + IMPORTS + extra + "\n" + _all(names) + "\n\n" + body

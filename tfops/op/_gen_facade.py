@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from tfops.op._gen_classes import _OVERLAP, _OVERLAPPING, _VALUE_TYPES, _Op, _overloads
-from tfops.op._gen_text import HEADER, _all, _call, _def, _imports, _params, _wrap
+from tfops.op._gen_classes import _OVERLAP, _OVERLAPPING, _VALUE_TYPES, IMPORTS, _Op, _overloads
+from tfops.op._gen_text import HEADER, _all, _def, _params, _wrap
 
 # Facade methods written by hand (below) instead of from the op's create: Java's
 # ``Ops.variable(init)`` creates a variable from its initial value.
@@ -69,7 +69,8 @@ _EXTRA_FACADE = '''
 
 def _facadeMethod(op: _Op) -> str:
     sig = op.signature()
-    args = ", ".join([n for n, _, _ in sig] + (["*options"] if op.options else []))
+    args = ", ".join([n for n, _, _ in sig] + (["*options"] if op.options else [])
+                     + [f"{n}={n}" for n, _ in op.keywords(op.typeVar)])
     if op.d.type == "Const":
         text = _overloads("constant", "self", "value", "TensorValue", _VALUE_TYPES) + "\n" + _def(
             op.facade, "self, value: TensorValue, dtype: type[TType] | None = None",
@@ -79,23 +80,35 @@ def _facadeMethod(op: _Op) -> str:
                    "            dtype: the data type; by default inferred from ``value``.")
     elif op.typeOption:
         text = op.createOverloads("self", "    ", static=False) + _def(
-            op.facade, _params(sig, op.optionsType(op.typeVar), "self"), op.ret, "    ")
+            op.facade, _params(sig, op.optionsType(op.typeVar), "self", op.keywords(op.typeVar)),
+            f"{op.cls}[{op.typeVar}]", "    ")
         argsDoc = op.argsDoc("        ", False)
     else:
-        text = _def(op.facade, _params(sig, op.optionsType(op.typeVar), "self"), op.ret, "    ")
+        params = _params(sig, op.optionsType(op.typeVar), "self", op.keywords(op.typeVar))
+        text = _def(op.facade, params, op.ret, "    ")
         argsDoc = op.argsDoc("        ", False)
     summary = _wrap(op.d.summary, "        ").lstrip()
+    body = f"        return {op.cls}.create(self._scope{', ' if args else ''}{args})\n"
+    if op.typeOption:  # the keyword becomes an option, so that the call matches an overload
+        keyword = op.typeOption.option
+        args = ", ".join([n for n, _, _ in sig] + ["*options"])
+        body = (
+            f"        if {keyword} is not None:\n"
+            f"            options = (*options, {op.cls}.{keyword}({keyword}))\n"
+            f"        return {op.cls}.create(self._scope, {args})\n"
+        )
     return (
         text
         + f'        """{summary}\n\n'
         + f"{argsDoc}\n\n"
         + f"        Returns:\n            a new instance of {op.cls}.\n"
         + '        """\n'
-        + _call("return ", f"{op.cls}.create", f"self._scope{', ' if args else ''}{args}")
+        + body
     )
 
 
 def renderFacade(byGroup: dict[str, list[_Op]]) -> str:
+    """The text of ``tfops/ops.py``, before :func:`formatSources`."""
     groups = [g for g in byGroup if g != "core"]
     out = []
     for g in groups:
@@ -110,7 +123,9 @@ def renderFacade(byGroup: dict[str, list[_Op]]) -> str:
         for op in byGroup[g]:
             out.append("\n" + _facadeMethod(op))
     out.append(_OPS_CLASS.replace("{GROUP_FIELDS}", "".join(
-        f"        self.{g}: {g.capitalize()}Ops = {g.capitalize()}Ops(scope)\n" for g in groups
+        f"\n    @property\n    def {g}(self) -> {g.capitalize()}Ops:\n"
+        f'        """The ``{g}`` ops (``tf.{g}.<op>``)."""\n'
+        f"        return {g.capitalize()}Ops(self._scope)\n" for g in groups
     )))
     for op in byGroup.get("core", []):
         if op.facade not in HANDWRITTEN_FACADE:
@@ -118,14 +133,17 @@ def renderFacade(byGroup: dict[str, list[_Op]]) -> str:
     out.append(_variableFacade())
     out.append(_EXTRA_FACADE)
     body = "".join(out)
-    extra = [
-        (f"tfops.op.{g}", sorted(op.cls for op in ops)) for g, ops in byGroup.items()
-    ]
-    extra.insert(0, ("collections.abc", ["Iterable"]))
+    imports = "".join(
+        f"from tfops.op.{g} import {', '.join(sorted(op.cls for op in ops))}\n"
+        for g, ops in byGroup.items()
+    )
     return (
         HEADER
         + '"""The ``Ops`` facade: one method per op, grouped as TensorFlow Java\'s ``Ops``."""\n\n'
-        + _imports(body, extra)
+        + IMPORTS
+        + "from tfops.op._gradients_op import Gradients\n"
+        + "from tfops.op._variables import initOp, variableWithInit\n"
+        + imports
         + "\n"
         + _all(["Ops", *(f"{g.capitalize()}Ops" for g in groups)])
         + body
@@ -152,6 +170,8 @@ class Ops:
         >>> x.op().name(), y.op().name()
         ('x', 'layer/Exp')
     \"\"\"
+
+    __slots__ = ("_scope",)
 
     def __init__(self, scope: Scope) -> None:
         self._scope = scope

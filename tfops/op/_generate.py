@@ -1,6 +1,6 @@
-"""Produces the op classes, the ``Ops`` facade and the op reference from the op definitions.
+"""Produces the op classes, the ``Ops`` facade and the op reference from the op specs.
 
-Run ``python -m tfops.op._generate`` after changing a definition in ``tfops/op/defs``; the test
+Run ``python -m tfops.op._generate`` after changing a spec in ``tfops/spec``; the test
 suite fails while the checked-in files differ from what this produces. The output is ordinary,
 explicitly typed Python, so IDEs and type checkers see every signature and docstring: op
 classes generic in a covariant data type parameter, ``create`` generic in its own type variable
@@ -17,6 +17,8 @@ from pathlib import Path
 from tfops.op._gen_classes import _Op, renderGroup
 from tfops.op._gen_facade import HANDWRITTEN_FACADE, renderFacade
 from tfops.op._gen_reference import _API_PAGE, renderReference, renderReferenceGroup
+from tfops.op._gen_text import formatSources
+from tfops.spec import builtinOps
 
 __all__ = ["GROUPS", "HANDWRITTEN_FACADE", "ROOT", "main", "render"]
 
@@ -26,16 +28,16 @@ GROUPS = ("core", "math", "dtypes", "linalg", "nn", "random", "train")
 
 def render() -> dict[Path, str]:
     """Returns every produced file's path and text."""
-    from tfops.op.defs import builtinOps
-
     byGroup: dict[str, list[_Op]] = {g: [] for g in GROUPS}
     for d in builtinOps():
         if d.group not in byGroup:
             raise ValueError(f"op {d.type} has unknown group {d.group!r}")
         byGroup[d.group].append(_Op(d))
     byGroup = {g: ops for g, ops in byGroup.items() if ops}
-    files = {ROOT / "tfops" / "op" / f"{g}.py": renderGroup(g, ops) for g, ops in byGroup.items()}
-    files[ROOT / "tfops" / "ops.py"] = renderFacade(byGroup)
+    sources = {ROOT / "tfops" / "op" / f"{g}.py": renderGroup(g, ops)
+               for g, ops in byGroup.items()}
+    sources[ROOT / "tfops" / "ops.py"] = renderFacade(byGroup)
+    files = formatSources(sources, ROOT)
     files[ROOT / "docs" / "reference" / "ops.md"] = renderReference(byGroup)
     for g, ops in byGroup.items():
         files[ROOT / "docs" / "reference" / f"{g}.md"] = renderReferenceGroup(g, ops)

@@ -1,0 +1,57 @@
+"""What the parts of the numpy executor share: the steps of a compiled request."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from tfops.backend.numpy.registry import Kernel
+from tfops.operation import Operation
+
+Array = np.ndarray[Any, Any]
+
+
+class _Step:
+    """One kernel call (one line of a generated function), over value numbers: the values it
+    reads, and those it defines (``None`` for an output that is fed)."""
+
+    __slots__ = ("op", "kernel", "ins", "outs", "single", "keep", "pooled", "fresh")
+
+    def __init__(
+        self, op: Operation, kernel: Kernel, ins: list[int], outs: list[int | None],
+        keep: bool = False, pooled: bool = False, fresh: bool = False,
+    ) -> None:
+        self.op = op  # the op a failure is reported for
+        self.kernel = kernel
+        self.ins = ins
+        self.outs = outs
+        self.single = pooled or _single(op)
+        self.keep = keep  # runs even when nothing reads its outputs (effects, a known failure)
+        self.pooled = pooled  # a fused group: takes the run's pool of free buffers first
+        self.fresh = fresh  # its results are new memory, never an input nor a view of one
+
+
+class _FailedInError(Exception):
+    """A failure inside a fused group, with the op that failed."""
+
+    def __init__(self, op: Operation, error: Exception) -> None:
+        super().__init__(str(error))
+        self.op = op
+        self.error = error
+
+
+def _single(op: Operation) -> bool:
+    """Whether the op's kernel returns one array (not a tuple of them)."""
+    outputs = op._opdef.outputs
+    return len(outputs) == 1 and outputs[0].countAttr is None
+
+
+def _owned(value: Any) -> bool:
+    """Whether ``value`` is an array whose memory a run may write into: a writeable,
+    contiguous array owning its memory. Whether anything else can see that memory is for the
+    plan to know (``_Plan``): this checks only the array itself."""
+    return (
+        type(value) is np.ndarray and value.base is None and value.flags.writeable
+        and value.flags.c_contiguous
+    )

@@ -1,0 +1,321 @@
+"""Math ops (``tfops.op.math``): elementwise functions, binary ops with broadcasting, Mean."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from tfops.opdef import AttrDef, InputDef, OpDef, OutputDef, registerOp
+from tfops.output import Output
+from tfops.shape import Shape
+from tfops.spec.core import constantAxes, keptDims
+from tfops.spec.grad import GradOp, Grads, notDifferentiable, registerGradient
+from tfops.spec.rules import (
+    ANY,
+    FLOATS,
+    INDEX_TYPES,
+    NUMBERS,
+    SIGNED,
+    broadcastShape,
+    reductionShape,
+    sameShape,
+)
+from tfops.types import TBool, TFloating, TInt32, TType
+
+if TYPE_CHECKING:
+    from tfops.ops import Ops
+
+
+def _example(call: str, result: str) -> str:
+    return (
+        ">>> g = Graph(); tf = Ops.create(g)\n"
+        f">>> y = {call}\n"
+        ">>> Session(g).runner().fetch(y).run()[0].tolist()\n"
+        f"{result}"
+    )
+
+
+# -- unary ---------------------------------------------------------------------------------
+def _unary(
+    opType: str,
+    summary: str,
+    description: str,
+    allowed: tuple[type[TType], ...],
+    example: str,
+) -> None:
+    registerOp(
+        OpDef(
+            type=opType,
+            group="math",
+            summary=summary,
+            description=description,
+            inputs=(InputDef("x", "the input tensor", typeAttr="T"),),
+            outputs=(OutputDef("y", "the result, of the shape and type of ``x``", typeAttr="T"),),
+            attrs=(AttrDef("T", "type", allowed=allowed),),
+            infer=sameShape,
+            example=example,
+            elementwise=True,
+        )
+    )
+
+
+_unary(
+    "Exp",
+    "Computes exponential of x element-wise. (y = e^x).",
+    "Overflows to ``inf`` for large inputs (above about 88 in float32, 709 in float64).",
+    FLOATS,
+    _example("tf.math.exp(tf.constant([0.0, 1.0]))", "[1.0, 2.718]"),
+)
+
+
+@registerGradient("Exp")
+def _expGrad(tf: Ops, op: GradOp, g: Output[TFloating]) -> Grads:
+    return [tf.math.mul(g, op.y())]
+
+
+_unary(
+    "Log",
+    "Computes natural logarithm of x element-wise.",
+    "I.e., y = log(x); ``-inf`` at 0 and ``nan`` for negative inputs.",
+    FLOATS,
+    _example("tf.math.log(tf.constant([1.0, 4.0]))", "[0.0, 1.386]"),
+)
+
+
+@registerGradient("Log")
+def _logGrad(tf: Ops, op: GradOp, g: Output[TFloating]) -> Grads:
+    return [tf.math.mul(g, tf.math.reciprocal(op.x()))]
+
+
+_unary(
+    "Neg",
+    "Computes numerical negative value element-wise.",
+    "I.e., y = -x.",
+    SIGNED,
+    _example("tf.math.neg(tf.constant([1, -2]))", "[-1, 2]"),
+)
+
+
+@registerGradient("Neg")
+def _negGrad(tf: Ops, op: GradOp, g: Output[TFloating]) -> Grads:
+    return [tf.math.neg(g)]
+
+
+_unary(
+    "Square",
+    "Computes square of x element-wise.",
+    "I.e., y = x * x = x^2.",
+    NUMBERS,
+    _example("tf.math.square(tf.constant([2.0, -3.0]))", "[4.0, 9.0]"),
+)
+
+
+@registerGradient("Square")
+def _squareGrad(tf: Ops, op: GradOp, g: Output[TFloating]) -> Grads:
+    return [tf.math.mul(g, tf.math.mul(2.0, op.x()))]
+
+
+_unary(
+    "Reciprocal",
+    "Computes the reciprocal of x element-wise.",
+    "I.e., y = 1 / x.",
+    FLOATS,
+    _example("tf.math.reciprocal(tf.constant([2.0, 0.5]))", "[0.5, 2.0]"),
+)
+
+
+@registerGradient("Reciprocal")
+def _reciprocalGrad(tf: Ops, op: GradOp, g: Output[TFloating]) -> Grads:
+    return [tf.math.mul(g, tf.math.neg(tf.math.mul(op.y(), op.y())))]
+
+
+# -- binary with broadcasting --------------------------------------------------------------
+def _binary(
+    opType: str,
+    summary: str,
+    description: str,
+    allowed: tuple[type[TType], ...],
+    example: str,
+    out: type[TType] | None = None,
+) -> None:
+    registerOp(
+        OpDef(
+            type=opType,
+            group="math",
+            summary=summary,
+            description=description
+            + "\n\nThe inputs broadcast against each other as in numpy and TensorFlow.",
+            inputs=(
+                InputDef("x", "the first operand", typeAttr="T"),
+                InputDef("y", "the second operand, of the same data type", typeAttr="T"),
+            ),
+            outputs=(
+                OutputDef("z", "the result, of the broadcast shape",
+                          typeAttr=None if out else "T", dtype=out),
+            ),
+            attrs=(AttrDef("T", "type", allowed=allowed),),
+            infer=broadcastShape,
+            example=example,
+            elementwise=True,
+        )
+    )
+
+
+_binary(
+    "Add",
+    "Returns x + y element-wise.",
+    "Integer addition wraps around on overflow.",
+    NUMBERS,
+    _example("tf.math.add(tf.constant([1.0, 2.0]), 10.0)", "[11.0, 12.0]"),
+)
+_binary(
+    "Sub",
+    "Returns x - y element-wise.",
+    "Integer subtraction wraps around on overflow.",
+    NUMBERS,
+    _example("tf.math.sub(tf.constant([[1, 2], [3, 4]]), tf.constant([1, 1]))",
+             "[[0, 1], [2, 3]]"),
+)
+_binary(
+    "Mul",
+    "Returns x * y element-wise.",
+    "Integer multiplication wraps around on overflow.",
+    NUMBERS,
+    _example("tf.math.mul(tf.constant([1.5, 2.0]), tf.constant([2.0, 3.0]))", "[3.0, 6.0]"),
+)
+
+
+_binary(
+    "Div",
+    "Returns x / y element-wise.",
+    "Integer division truncates towards zero and raises ``InvalidArgumentError`` when ``y``\n"
+    "has a zero; floating point division follows IEEE 754 (``inf`` or ``nan``).",
+    NUMBERS,
+    _example("tf.math.div(tf.constant([7, -7]), tf.constant([2, 2]))", "[3, -3]"),
+)
+_binary(
+    "SquaredDifference",
+    "Returns conj(x - y)(x - y) element-wise.",
+    "For real numbers this is (x - y)^2.",
+    SIGNED,
+    _example("tf.math.squaredDifference(tf.constant([1.0, 5.0]), 2.0)", "[1.0, 9.0]"),
+)
+_binary(
+    "Equal",
+    "Returns the truth value of (x == y) element-wise.",
+    "The result is a ``TBool`` tensor.",
+    ANY,
+    _example("tf.math.equal(tf.constant([1, 2]), 2)", "[False, True]"),
+    out=TBool,
+)
+notDifferentiable("Equal")
+
+
+@registerGradient("Add")
+def _addGrad(tf: Ops, op: GradOp, g: Output[TFloating]) -> Grads:
+    return [g, g]
+
+
+@registerGradient("Sub")
+def _subGrad(tf: Ops, op: GradOp, g: Output[TFloating]) -> Grads:
+    return [g, tf.math.neg(g)]
+
+
+@registerGradient("Mul")
+def _mulGrad(tf: Ops, op: GradOp, g: Output[TFloating]) -> Grads:
+    return [tf.math.mul(g, op.x(1)), tf.math.mul(op.x(0), g)]
+
+
+@registerGradient("Div")
+def _divGrad(tf: Ops, op: GradOp, g: Output[TFloating]) -> Grads:
+    x, y = op.x(0), op.x(1)
+    return [tf.math.div(g, y), tf.math.mul(g, tf.math.div(tf.math.div(tf.math.neg(x), y), y))]
+
+
+@registerGradient("SquaredDifference")
+def _squaredDifferenceGrad(tf: Ops, op: GradOp, g: Output[TFloating]) -> Grads:
+    xGrad = tf.math.mul(tf.math.mul(2.0, g), tf.math.sub(op.x(0), op.x(1)))
+    return [xGrad, tf.math.neg(xGrad)]
+
+
+# -- AddN ----------------------------------------------------------------------------------
+def _addNShape(ctx: Any) -> Sequence[Shape]:
+    """All inputs have one shape: each contributes the dimensions it knows."""
+    result = ctx.shapes[0]
+    for s in ctx.shapes[1:]:
+        if not result.isCompatibleWith(s):
+            raise ctx.error(f"all inputs must have the same shape, got {result} and {s}")
+        if result.isUnknown():
+            result = s
+        elif not s.isUnknown():
+            result = Shape.of(*(a if a >= 0 else b for a, b in zip(result.asArray(),
+                                                                    s.asArray(), strict=True)))
+    return [result]
+
+
+registerOp(
+    OpDef(
+        type="AddN",
+        group="math",
+        summary="Add all input tensors element wise.",
+        description="All inputs must have the same shape and data type (no broadcasting).",
+        inputs=(InputDef("inputs", "the tensors to add", typeAttr="T", isList=True),),
+        outputs=(OutputDef("sum", "the element-wise sum", typeAttr="T"),),
+        attrs=(AttrDef("T", "type", allowed=NUMBERS), AttrDef("N", "int", "number of inputs")),
+        infer=_addNShape,
+        elementwise=True,
+        example=_example("tf.math.addN([tf.constant([1, 2]), tf.constant([3, 4]), "
+                         "tf.constant([5, 6])])", "[9, 12]"),
+    )
+)
+
+
+@registerGradient("AddN")
+def _addNGrad(tf: Ops, op: GradOp, g: Output[TFloating]) -> Grads:
+    return [g] * op.numInputs()
+
+
+# -- Mean ----------------------------------------------------------------------------------
+registerOp(
+    OpDef(
+        type="Mean",
+        group="math",
+        summary="Computes the mean of elements across dimensions of a tensor.",
+        description=(
+            "Reduces ``input`` along the dimensions given in ``axis``. Unless ``keepDims`` is\n"
+            "true, the rank of the tensor is reduced by 1 for each entry in ``axis``; with\n"
+            "``keepDims``, the reduced dimensions are kept with length 1. The mean of integers\n"
+            "truncates towards zero."
+        ),
+        inputs=(
+            InputDef("input", "the tensor to reduce", typeAttr="T"),
+            InputDef("axis", "the dimensions to reduce, in ``[-rank(input), rank(input))``",
+                     typeAttr="Tidx"),
+        ),
+        outputs=(OutputDef("output", "the reduced tensor", typeAttr="T"),),
+        attrs=(
+            AttrDef("keep_dims", "bool", "if true, retain reduced dimensions with length 1",
+                    default=False, option="keepDims"),
+            AttrDef("T", "type", allowed=NUMBERS),
+            AttrDef("Tidx", "type", allowed=INDEX_TYPES, default=TInt32),
+        ),
+        infer=reductionShape,
+        example=_example("tf.math.mean(tf.constant([[1.0, 2.0], [3.0, 5.0]]), 1)",
+                         "[1.5, 4.0]"),
+    )
+)
+
+
+@registerGradient("Mean")
+def _meanGrad(tf: Ops, op: GradOp, g: Output[TFloating]) -> Grads:
+    x = op.x(0)
+    sumGrad = tf.broadcastTo(keptDims(tf, op, g), tf.shape(x))
+    axes = constantAxes(op)
+    dims = x.shape().asArray() or ()
+    if axes is not None and all(dims[a] >= 0 for a in axes):
+        count = np.array(np.prod([dims[a] for a in axes]), dtype=x.dataType().DTYPE)
+        return [tf.math.div(sumGrad, count), None]
+    # the number of elements averaged, known at run time only
+    return [tf.math.div(sumGrad, tf.sum(tf.onesLike(x), op.ints(1), keepDims=True)), None]
