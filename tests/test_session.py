@@ -216,6 +216,13 @@ def test_fetchOfAFedOutputReturnsTheFedValue(tf: Ops, session: Session) -> None:
 # -- plan caching -----------------------------------------------------------------------------
 
 
+def test_aFedTargetIsReplacedByItsFeed(tf: Ops, session: Session) -> None:
+    x = tf.placeholder(TFloat64)
+    y = tf.math.square(x)
+    result = session.runner().feed(x, np.array([3.0])).addTarget(x).fetch(y).run()
+    assert result[0].tolist() == [9.0]
+
+
 def test_sameRequestTwiceCompilesOnePlan(tf: Ops, session: Session) -> None:
     x = tf.placeholder(TFloat32)
     y = tf.math.square(x)

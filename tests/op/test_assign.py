@@ -1,36 +1,68 @@
-"""Specification of ``tfops.op.core.Assign``: ref = value, outputting the new value.
+"""Specification of the variable updates ``Assign`` (ref = value), ``AssignAdd`` (ref += value)
+and ``AssignSub`` (ref -= value), each outputting the new value.
 
-As TensorFlow's ``Assign``: any data type; the value must have the variable's data type, and
-its shape (``validate_shape``, the default) when the op is created and when it runs. With
-``validateShape(False)`` the variable takes the value's shape.
+As TensorFlow's: ``Assign`` takes any data type, the others numbers only; the value has the
+variable's data type and shape (no broadcasting), checked when the op is created and when it
+runs; ``AssignAdd`` and ``AssignSub`` of an uninitialized variable raise
+``FailedPreconditionError``; concurrent updates are never lost. ``Assign`` with
+``validateShape(False)`` gives the variable the value's shape.
 """
 
 from __future__ import annotations
 
-import re
-from typing import Any
+import functools
+import threading
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 import numpy as np
 import pytest
+from opchecks import ALL, NUMBERS, assertRejected, placeholder
 
 from tfops import Graph, Ops, Session, Shape
-from tfops.errors import InvalidArgumentError
+from tfops.errors import FailedPreconditionError, InvalidArgumentError
 from tfops.op import lookupGradient
-from tfops.op.core import Assign, Placeholder, Variable
-from tfops.types import TBool, TFloat16, TFloat32, TFloat64, TInt32, TInt64, TType, TUint8
+from tfops.op.core import Assign, AssignAdd, AssignSub, Gradients, Variable
+from tfops.types import TBool, TFloat32, TFloat64, TInt32, TInt64, TType, TUint8
 
-ALL_TYPES: list[type[TType]] = [TFloat16, TFloat32, TFloat64, TInt32, TInt64, TUint8, TBool]
-HERE = re.escape(__file__)
-
-
-def sample(dtype: type[TType], shape: tuple[int, ...], offset: int = 0) -> np.ndarray[Any, Any]:
-    values: np.ndarray[Any, Any] = np.arange(int(np.prod(shape))).reshape(shape) + offset
-    if dtype is TBool:
-        return (values % 2 == 1).astype(np.bool_)
-    return values.astype(dtype.DTYPE)
+Array = np.ndarray[Any, Any]
+SITE = f"created at {__file__}:"
 
 
-def fetch(session: Session, operand: Any) -> np.ndarray[Any, Any]:
+class Row(NamedTuple):
+    op: str
+    cls: Any
+    update: Callable[[Any, Any], Any]  # the new value from the old one and the value
+    dtypes: tuple[type[TType], ...]
+    useLocking: bool  # the default of the use_locking attribute
+
+    def build(self, tf: Ops, ref: Any, value: Any, *options: Any) -> Any:
+        return getattr(tf, self.op[0].lower() + self.op[1:])(ref, value, *options)
+
+    def updates(self, start: Any, *values: Any) -> Any:
+        return functools.reduce(self.update, values, start)
+
+
+ROWS = [
+    Row("Assign", Assign, lambda old, new: new, ALL, True),
+    Row("AssignAdd", AssignAdd, np.add, NUMBERS, False),
+    Row("AssignSub", AssignSub, np.subtract, NUMBERS, False),
+]
+ARITHMETIC = ROWS[1:]
+rows = pytest.mark.parametrize("row", ROWS, ids=lambda row: row.op)
+arithmetic = pytest.mark.parametrize("row", ARITHMETIC, ids=lambda row: row.op)
+ROWS_AND_TYPES = pytest.mark.parametrize(
+    ("row", "dtype"), [(row, dtype) for row in ROWS for dtype in row.dtypes],
+    ids=lambda v: getattr(v, "op", None) or v.NAME,
+)
+
+
+def values(dtype: type[TType], shape: tuple[int, ...], offset: int) -> Array:
+    counts: Array = np.arange(int(np.prod(shape))).reshape(shape)
+    return (counts % 2 == 1) if dtype is TBool else (counts % 3 + offset).astype(dtype.DTYPE)
+
+
+def fetch(session: Session, operand: Any) -> Array:
     return np.asarray(session.runner().fetch(operand).run()[0])
 
 
@@ -39,110 +71,120 @@ def variable(tf: Ops, shape: tuple[int, ...], dtype: type[TType] = TFloat32) -> 
 
 
 # -- construction --------------------------------------------------------------------------
-def test_opNameIsAssign() -> None:
-    assert Assign.OP_NAME == "Assign"
-
-
-def test_defaultNamesAreAssignThenAssign_1(tf: Ops) -> None:
-    v = variable(tf, (2,))
-    assert tf.assign(v, [1.0, 2.0]).op().name() == "Assign"
-    assert tf.assign(v, [1.0, 2.0]).op().name() == "Assign_1"
-
-
-def test_withNameNamesTheOp(tf: Ops) -> None:
-    v = variable(tf, (2,))
-    assert tf.withName("set").assign(v, [1.0, 2.0]).op().name() == "set"
-
-
-def test_createOnAScope(tf: Ops) -> None:
-    v = variable(tf, (2,))
-    a = Assign.create(tf.scope(), v, tf.constant([1.0, 2.0]))
-    assert isinstance(a, Assign)
-    assert a.op().type() == "Assign"
-    assert a.op().input(0) == v.asOutput()
-    assert a.op().input(1).op().type() == "Const"
-    assert a.outputRef() == a.asOutput() == a.op().output(0)
-
-
-def test_attributesHaveTensorFlowsDefaults(tf: Ops) -> None:
-    a = tf.assign(variable(tf, (1,)), [1.0])
+@rows
+def test_attributesHaveTensorFlowsDefaultsAndUseLockingIsAnOption(tf: Ops, row: Row) -> None:
+    a = row.build(tf, variable(tf, ()), 1.0)
     assert a.op().attr("T") is TFloat32
-    assert a.op().attr("validate_shape") is True
-    assert a.op().attr("use_locking") is True
+    assert a.op().attr("use_locking") is row.useLocking
+    option = row.cls.useLocking(not row.useLocking)
+    assert row.build(tf, variable(tf, ()), 1.0, option).op().attr("use_locking") is (
+        not row.useLocking)
 
 
-def test_options(tf: Ops) -> None:
-    v = variable(tf, (1,))
-    a = tf.assign(v, [1.0], Assign.validateShape(False), Assign.useLocking(False))
+def test_assignValidatesShapesUnlessTold(tf: Ops) -> None:
+    assert tf.assign(variable(tf, (1,)), [1.0]).op().attr("validate_shape") is True
+    a = tf.assign(variable(tf, (2,)), tf.constant([1.0, 2.0, 3.0]), Assign.validateShape(False))
     assert a.op().attr("validate_shape") is False
-    assert a.op().attr("use_locking") is False
+    assert a.asOutput().shape() == Shape.of(3)  # the value's
 
 
-@pytest.mark.parametrize("dtype", ALL_TYPES, ids=lambda t: t.NAME)
-def test_outputHasTheVariablesDataType(tf: Ops, dtype: type[TType]) -> None:
-    a = tf.assign(variable(tf, (2, 3), dtype), sample(dtype, (2, 3)))
+@ROWS_AND_TYPES
+def test_outputHasTheVariablesDataType(tf: Ops, row: Row, dtype: type[TType]) -> None:
+    a = row.build(tf, variable(tf, (2, 3), dtype), values(dtype, (2, 3), 1))
     assert a.asOutput().dataType() is dtype
 
 
+@rows
 @pytest.mark.parametrize("shape", [(), (3,), (2, 3), (0, 4)], ids=str)
-def test_outputHasTheVariablesShape(tf: Ops, shape: tuple[int, ...]) -> None:
+def test_outputHasTheVariablesShape(tf: Ops, row: Row, shape: tuple[int, ...]) -> None:
     value = tf.placeholder(TFloat32)  # unknown shape: the variable's is the answer
-    assert tf.assign(variable(tf, shape), value).asOutput().shape() == Shape.of(*shape)
+    assert row.build(tf, variable(tf, shape), value).asOutput().shape() == Shape.of(*shape)
 
 
-def test_outputShapeMergesAPartiallyKnownVariableAndValue(tf: Ops) -> None:
+def test_assignOutputShapeMergesAPartiallyKnownVariableAndValue(tf: Ops) -> None:
     v = Variable.create(tf.scope(), Shape.of(2, -1), TFloat32)
-    value = tf.placeholder(TFloat32, Placeholder.shape(Shape.of(-1, 3)))
-    assert tf.assign(v, value).asOutput().shape() == Shape.of(2, 3)
+    assert tf.assign(v, placeholder(tf, TFloat32, (-1, 3))).asOutput().shape() == Shape.of(2, 3)
 
 
-def test_withoutShapeValidationTheOutputHasTheValuesShape(tf: Ops) -> None:
-    v = variable(tf, (2,))
-    a = tf.assign(v, tf.constant([1.0, 2.0, 3.0]), Assign.validateShape(False))
-    assert a.asOutput().shape() == Shape.of(3)
-
-
-def test_pythonValueTakesTheVariablesDataType(tf: Ops) -> None:
-    a = tf.assign(variable(tf, (2,), TFloat64), [1, 2])
-    assert a.op().input(1).dataType() is TFloat64
-
-
-def test_docstringCarriesTheSummary() -> None:
-    assert Assign.__doc__ is not None
-    assert "Update 'ref' by assigning 'value' to it." in Assign.__doc__
+@rows
+def test_pythonValueTakesTheVariablesDataType(tf: Ops, row: Row) -> None:
+    assert row.build(tf, variable(tf, (2,), TFloat64), [1, 2]).op().input(1).dataType() is (
+        TFloat64)
 
 
 # -- kernel --------------------------------------------------------------------------------
-@pytest.mark.parametrize("dtype", ALL_TYPES, ids=lambda t: t.NAME)
+@ROWS_AND_TYPES
 @pytest.mark.parametrize("shape", [(), (4,), (2, 3)], ids=str)
-def test_assignSetsTheValueAndOutputsIt(
-    tf: Ops, session: Session, dtype: type[TType], shape: tuple[int, ...]
+def test_updatesTheVariableAndOutputsTheNewValue(
+    tf: Ops, session: Session, row: Row, dtype: type[TType], shape: tuple[int, ...]
 ) -> None:
-    v = tf.variable(sample(dtype, shape))
-    new = sample(dtype, shape, offset=1)
-    a = tf.assign(v, new)
+    start, value = values(dtype, shape, 10), values(dtype, shape, 1)
+    v = tf.variable(start)
+    a = row.build(tf, v, value)
     session.initialize()
-    out = fetch(session, a)
-    assert out.dtype == dtype.DTYPE
-    np.testing.assert_array_equal(out, new)
-    value = fetch(session, v)
-    assert value.dtype == dtype.DTYPE
-    np.testing.assert_array_equal(value, new)
+    first = fetch(session, a)
+    assert first.dtype == dtype.DTYPE
+    np.testing.assert_array_equal(first, row.updates(start, value))
+    np.testing.assert_array_equal(fetch(session, a), row.updates(start, value, value))
+    result = fetch(session, v)
+    assert result.dtype == dtype.DTYPE
+    np.testing.assert_array_equal(result, row.updates(start, value, value))
+
+
+@rows
+def test_updateByFedNegativeAndFractionalValues(tf: Ops, session: Session, row: Row) -> None:
+    v = tf.variable(tf.constant(np.array([1.0, 2.0])))
+    x = placeholder(tf, TFloat64, (2,))
+    a = row.build(tf, v, x)
+    session.initialize()
+    for delta in ([0.5, -3.0], [-0.25, 0.125]):
+        session.runner().feed(x, np.array(delta)).addTarget(a).run()
+    expected = row.updates(np.array([1.0, 2.0]), [0.5, -3.0], [-0.25, 0.125])
+    np.testing.assert_array_equal(fetch(session, v), expected)
+
+
+@rows
+def test_updateFromAnotherVariableFeedsAComputation(tf: Ops, session: Session, row: Row) -> None:
+    src, dst = tf.variable(tf.constant([7, 8])), tf.variable(tf.constant([1, 2]))
+    doubled = tf.math.mul(row.build(tf, dst, src), tf.constant(2))
+    session.initialize()
+    expected = row.updates(np.array([1, 2]), np.array([7, 8]))
+    np.testing.assert_array_equal(fetch(session, doubled), 2 * expected)
+    np.testing.assert_array_equal(fetch(session, dst), expected)
+
+
+@rows
+def test_eachSessionUpdatesItsOwnValue(tf: Ops, graph: Graph, row: Row) -> None:
+    v = tf.variable(tf.constant(20))
+    a = row.build(tf, v, 3)
+    with Session(graph) as first, Session(graph) as second:
+        first.initialize()
+        second.initialize()
+        for _ in range(4):
+            first.run(a)
+        second.run(a)
+        assert fetch(first, v) == row.updates(20, 3, 3, 3, 3)
+        assert fetch(second, v) == row.updates(20, 3)
+
+
+@rows
+def test_asAControlDependency(tf: Ops, session: Session, row: Row) -> None:
+    v = tf.variable(tf.constant(1))
+    update = row.build(tf, v, 2)
+    step = tf.withControlDependencies([update]).noOp()
+    read = tf.withControlDependencies([update]).identity(v)
+    session.initialize()
+    session.run(step)
+    session.run(step)
+    assert fetch(session, v) == row.updates(1, 2, 2)
+    assert [int(fetch(session, read)) for _ in range(2)] == [row.updates(1, 2, 2, 2),
+                                                             row.updates(1, 2, 2, 2, 2)]
 
 
 def test_assignInitializesAVariable(tf: Ops, session: Session) -> None:
     v = variable(tf, (2,), TInt64)
     session.run(tf.assign(v, np.array([5, 6], np.int64)))
     np.testing.assert_array_equal(fetch(session, v), [5, 6])
-
-
-def test_assignAFedValue(tf: Ops, session: Session) -> None:
-    v = tf.variable(tf.constant([0.0, 0.0]))
-    x = tf.placeholder(TFloat32, Placeholder.shape(Shape.of(2)))
-    a = tf.assign(v, x)
-    session.initialize()
-    session.runner().feed(x, np.array([1.5, -2.5], np.float32)).addTarget(a).run()
-    np.testing.assert_array_equal(fetch(session, v), [1.5, -2.5])
 
 
 def test_lastAssignWins(tf: Ops, session: Session) -> None:
@@ -154,42 +196,6 @@ def test_lastAssignWins(tf: Ops, session: Session) -> None:
     assert fetch(session, v) == 1
 
 
-def test_outputFeedsAComputation(tf: Ops, session: Session) -> None:
-    v = tf.variable(tf.constant([1.0, 2.0]))
-    doubled = tf.math.mul(tf.assign(v, [3.0, 4.0]), tf.constant(2.0))
-    session.initialize()
-    np.testing.assert_array_equal(fetch(session, doubled), [6.0, 8.0])
-    np.testing.assert_array_equal(fetch(session, v), [3.0, 4.0])
-
-
-def test_assignFromAnotherVariable(tf: Ops, session: Session) -> None:
-    src = tf.variable(tf.constant([7, 8]))
-    dst = tf.variable(tf.constant([0, 0]))
-    copy = tf.assign(dst, src)
-    session.initialize()
-    session.run(copy)
-    np.testing.assert_array_equal(fetch(session, dst), [7, 8])
-
-
-def test_assignInOneSessionDoesNotChangeAnother(tf: Ops, graph: Graph) -> None:
-    v = tf.variable(tf.constant(1.0))
-    a = tf.assign(v, 9.0)
-    with Session(graph) as first, Session(graph) as second:
-        first.initialize()
-        second.initialize()
-        first.run(a)
-        assert fetch(first, v) == 9.0
-        assert fetch(second, v) == 1.0
-
-
-def test_assignAsAControlDependency(tf: Ops, session: Session) -> None:
-    v = tf.variable(tf.constant(1.0))
-    step = tf.withControlDependencies([tf.assign(v, 4.0)]).noOp()
-    session.initialize()
-    session.run(step)
-    assert fetch(session, v) == 4.0
-
-
 def test_withoutShapeValidationTheVariableTakesTheNewShape(tf: Ops, session: Session) -> None:
     v = tf.variable(tf.constant([1.0, 2.0]))
     x = tf.placeholder(TFloat32)
@@ -199,44 +205,123 @@ def test_withoutShapeValidationTheVariableTakesTheNewShape(tf: Ops, session: Ses
     np.testing.assert_array_equal(fetch(session, v), np.ones((2, 2)))
 
 
-# -- shape and type checks -----------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("row", "dtype", "start", "value", "expected"),
+    [(ARITHMETIC[0], TUint8, 250, 10, 4), (ARITHMETIC[0], TInt32, 2**31 - 1, 1, -(2**31)),
+     (ARITHMETIC[1], TUint8, 5, 10, 251), (ARITHMETIC[1], TInt32, -(2**31), 1, 2**31 - 1)],
+    ids=["AssignAdd-uint8", "AssignAdd-int32", "AssignSub-uint8", "AssignSub-int32"],
+)
+def test_integerOverflowWrapsAround(
+    tf: Ops, session: Session, row: Row, dtype: type[TType], start: int, value: int,
+    expected: int,
+) -> None:
+    a = row.build(tf, tf.variable(np.array(start, dtype.DTYPE)), np.array(value, dtype.DTYPE))
+    session.initialize()
+    assert fetch(session, a) == expected
+
+
+def runInThreads(work: Callable[[], None], count: int = 8) -> None:
+    threads = [threading.Thread(target=work) for _ in range(count)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+
+
+@arithmetic
+def test_concurrentUpdatesAreNotLost(tf: Ops, session: Session, row: Row) -> None:
+    v = tf.variable(tf.constant(0))
+    a = row.build(tf, v, 1)
+    session.initialize()
+    errors: list[BaseException] = []
+    start = threading.Barrier(8)
+
+    def work() -> None:
+        try:
+            start.wait()
+            for _ in range(200):
+                session.run(a)
+        except BaseException as e:  # reported below
+            errors.append(e)
+
+    runInThreads(work)
+    assert errors == []
+    assert fetch(session, v) == row.update(0, 1600)
+
+
+@arithmetic
+def test_concurrentUpdatesOutputDistinctIntermediateValues(
+    tf: Ops, session: Session, row: Row
+) -> None:
+    v = tf.variable(tf.constant(np.zeros(3)))
+    a = row.build(tf, v, np.ones(3))
+    session.initialize()
+    outputs: list[float] = []
+    lock = threading.Lock()
+
+    def work() -> None:
+        for _ in range(200):
+            out = float(fetch(session, a)[0])
+            with lock:
+                outputs.append(out)
+
+    runInThreads(work)
+    np.testing.assert_array_equal(fetch(session, v), [row.update(0.0, 1600.0)] * 3)
+    assert sorted(outputs) == sorted(float(row.update(0, i)) for i in range(1, 1601))
+
+
+# -- errors --------------------------------------------------------------------------------
+@arithmetic
+def test_uninitializedVariableRaisesFailedPrecondition(
+    tf: Ops, session: Session, row: Row
+) -> None:
+    a = row.build(tf, tf.withName("total").variable(tf.constant(0.0)), 1.0)
+    with pytest.raises(FailedPreconditionError, match="'total'"):
+        session.run(a)
+
+
+@rows
 @pytest.mark.parametrize(
     ("shape", "value"),
-    [((2,), [1.0, 2.0, 3.0]), ((2,), [[1.0, 2.0]]), ((), [1.0]), ((2, 3), np.zeros((3, 2)))],
+    [((2,), [1.0, 2.0, 3.0]), ((2,), [[1.0, 2.0]]), ((), [1.0]), ((2, 3), np.zeros((3, 2))),
+     ((3,), 1.0)],
     ids=str,
 )
 def test_incompatibleStaticShapeRaisesValueError(
-    tf: Ops, graph: Graph, shape: tuple[int, ...], value: Any
+    tf: Ops, graph: Graph, row: Row, shape: tuple[int, ...], value: Any
 ) -> None:
     v = variable(tf, shape)
-    before = list(graph.operations())
-    with pytest.raises(ValueError, match="Assign 'Assign'") as info:
-        tf.assign(v, np.asarray(value, np.float32))
-    assert re.search(f"created at {HERE}:", str(info.value))
-    assert list(graph.operations()) == before
+    assertRejected(graph, lambda: row.build(tf, v, np.asarray(value, np.float32)), ValueError,
+                   f"{row.op} '{row.op}' ({SITE}")
 
 
-def test_wrongFedShapeRaisesInvalidArgumentError(tf: Ops, session: Session) -> None:
-    v = tf.variable(tf.constant([1.0, 2.0]))
+@rows
+@pytest.mark.parametrize("fed", [(4,), (1,), (), (2, 3)], ids=str)
+def test_fedValueOfAnotherShapeRaisesInvalidArgumentError(
+    tf: Ops, session: Session, row: Row, fed: tuple[int, ...]
+) -> None:
+    v = tf.variable(tf.constant([1.0, 2.0, 3.0]))
     x = tf.placeholder(TFloat32)
-    a = tf.withName("set").assign(v, x)
+    a = tf.withName("set").assign(v, x) if row.op == "Assign" else row.build(tf, v, x)
     session.initialize()
-    with pytest.raises(InvalidArgumentError, match="'Variable'") as info:
-        session.runner().feed(x, np.ones(3, np.float32)).addTarget(a).run()
-    assert info.value.op is not None and info.value.op.name() == "set"
-    np.testing.assert_array_equal(fetch(session, v), [1.0, 2.0])
+    with pytest.raises(InvalidArgumentError) as info:
+        session.runner().feed(x, np.ones(fed, np.float32)).addTarget(a).run()
+    assert info.value.op == a.op()
+    if row.op == "Assign":
+        assert "'Variable'" in str(info.value)
+    np.testing.assert_array_equal(fetch(session, v), [1.0, 2.0, 3.0])
 
 
 def test_wrongFedShapeOnAnUninitializedVariableRaisesInvalidArgumentError(
     tf: Ops, session: Session
 ) -> None:
-    v = variable(tf, (2,))
     x = tf.placeholder(TFloat32)
-    a = tf.assign(v, x)
+    a = tf.assign(variable(tf, (2,)), x)
     with pytest.raises(InvalidArgumentError):
         session.runner().feed(x, np.ones(3, np.float32)).addTarget(a).run()
 
 
+@rows
 @pytest.mark.parametrize(
     ("dtype", "value"),
     [
@@ -246,76 +331,48 @@ def test_wrongFedShapeOnAnUninitializedVariableRaisesInvalidArgumentError(
         (TInt32, [1.5]),
         (TFloat32, [True]),
         (TBool, [1]),
+        (TFloat32, "a float64 operand"),
     ],
     ids=str,
 )
 def test_valueOfAnotherDataTypeRaisesTypeError(
-    tf: Ops, graph: Graph, dtype: type[TType], value: Any
+    tf: Ops, graph: Graph, row: Row, dtype: type[TType], value: Any
 ) -> None:
     v = variable(tf, (1,), dtype)
-    before = list(graph.operations())
-    with pytest.raises(TypeError, match="Assign"):
-        tf.assign(v, value)
-    assert list(graph.operations()) == before
+    if isinstance(value, str):
+        value = tf.placeholder(TFloat64)
+    assertRejected(graph, lambda: row.build(tf, v, value), TypeError, row.op, SITE)
 
 
-def test_operandOfAnotherDataTypeRaisesTypeError(tf: Ops, graph: Graph) -> None:
-    v = variable(tf, (2,), TFloat32)
-    x = tf.placeholder(TFloat64)
-    before = list(graph.operations())
-    with pytest.raises(TypeError, match="Assign 'Assign'"):
-        tf.assign(v, x)
-    assert list(graph.operations()) == before
+@arithmetic
+def test_boolVariableRaisesTypeError(tf: Ops, graph: Graph, row: Row) -> None:
+    v = variable(tf, (2,), TBool)
+    assertRejected(graph, lambda: row.build(tf, v, np.array([True, False])), TypeError,
+                   row.op, "bool")
 
 
-@pytest.mark.parametrize("kind", ["constant", "placeholder", "identity"])
-def test_nonVariableRefRaisesValueErrorNamingTheOp(tf: Ops, graph: Graph, kind: str) -> None:
-    if kind == "constant":
-        ref: Any = tf.constant([1.0])
-    elif kind == "placeholder":
-        ref = tf.placeholder(TFloat32)
-    else:
-        ref = tf.identity(tf.variable(tf.constant([1.0])))
-    before = list(graph.operations())
-    with pytest.raises(ValueError, match="Assign 'Assign.*'.*variable"):
-        tf.assign(ref, [2.0])
-    assert list(graph.operations()) == before
-
-
-def test_pythonValueAsRefRaisesValueError(tf: Ops, graph: Graph) -> None:
-    with pytest.raises(ValueError, match="Assign"):
-        tf.assign(1.0, 2.0)
-    assert list(graph.operations()) == []
-
-
-def test_refFromAnotherGraphRaisesValueError(tf: Ops, graph: Graph) -> None:
-    with Graph() as other:
-        foreign = Ops.create(other).variable(1.0)
-        with pytest.raises(ValueError, match="Assign"):
-            tf.assign(foreign, 2.0)
-    assert list(graph.operations()) == []
+@rows
+@pytest.mark.parametrize("kind", ["constant", "placeholder", "identity of a variable", "value"])
+def test_nonVariableRefRaisesValueErrorNamingTheOp(
+    tf: Ops, graph: Graph, row: Row, kind: str
+) -> None:
+    refs = {"constant": lambda: tf.constant([1.0]),
+            "placeholder": lambda: tf.placeholder(TFloat32),
+            "identity of a variable": lambda: tf.identity(tf.variable(tf.constant([1.0]))),
+            "value": lambda: 1.0}
+    ref = refs[kind]()
+    assertRejected(graph, lambda: row.build(tf, ref, [2.0]), ValueError, f"{row.op} '{row.op}",
+                   "must be a variable")
 
 
 # -- gradient ------------------------------------------------------------------------------
-def test_isRegisteredNotDifferentiable() -> None:
-    assert lookupGradient("Assign") == (True, None)
-
-
-def test_gradientThroughAssignIsNone(tf: Ops) -> None:
-    x = tf.placeholder(TFloat32, Placeholder.shape(Shape.of(2)))
-    v = variable(tf, (2,))
-    y = tf.math.square(tf.assign(v, tf.math.square(x)))
-    assert tf.gradients(y, [x]).dy(0) is None
-
-
-def test_gradientThroughAssignIsZerosWhenAskedFor(tf: Ops, session: Session) -> None:
-    from tfops.op.core import Gradients
-
-    x = tf.placeholder(TFloat32, Placeholder.shape(Shape.of(2)))
-    v = variable(tf, (2,))
-    dx = tf.gradients(
-        tf.assign(v, tf.math.square(x)), [x], Gradients.unconnectedGradients("zero")
-    ).dy(0)
+@rows
+def test_isNotDifferentiableAndPassesNoGradient(tf: Ops, session: Session, row: Row) -> None:
+    assert lookupGradient(row.op) == (True, None)
+    x = placeholder(tf, TFloat32, (2,))
+    a = row.build(tf, variable(tf, (2,)), tf.math.square(x))
+    assert tf.gradients(tf.math.square(a), [x]).dy(0) is None
+    dx = tf.gradients(a, [x], Gradients.unconnectedGradients("zero")).dy(0)
     assert dx is not None
     result = session.runner().feed(x, np.array([1.0, 2.0], np.float32)).fetch(dx).run()[0]
     np.testing.assert_array_equal(result, [0.0, 0.0])

@@ -9,7 +9,6 @@ import pytest
 
 from tfops import Graph, Ops, Session
 from tfops.errors import FailedPreconditionError
-from tfops.op.core import NoOp
 from tfops.types import TFloat64
 
 
@@ -18,45 +17,11 @@ def fetch(session: Session, operand: Any) -> np.ndarray[Any, Any]:
 
 
 # -- construction --------------------------------------------------------------------------
-def test_opNameIsNoOp() -> None:
-    assert NoOp.OP_NAME == "NoOp"
-
-
-def test_defaultNamesAreNoOpThenNoOp_1(tf: Ops) -> None:
-    assert tf.noOp().op().name() == "NoOp"
-    assert tf.noOp().op().name() == "NoOp_1"
-
-
-def test_withNameNamesTheOp(tf: Ops) -> None:
-    assert tf.withName("step").noOp().op().name() == "step"
-
-
-def test_subScopePrefixesTheName(tf: Ops) -> None:
-    assert tf.withSubScope("train").noOp().op().name() == "train/NoOp"
-
-
-def test_createOnAScopeHasNoInputsAndNoOutputs(tf: Ops) -> None:
-    n = NoOp.create(tf.scope())
-    assert isinstance(n, NoOp)
-    assert n.op().type() == "NoOp"
-    assert n.op().numInputs() == 0
-    assert n.op().numOutputs() == 0
-    assert n.op().controlInputs() == ()
-
-
-def test_isNotAnOperand(tf: Ops) -> None:
-    assert not hasattr(tf.noOp(), "asOutput")
-
-
 def test_controlDependenciesBecomeControlInputs(tf: Ops) -> None:
+    assert tf.noOp().op().controlInputs() == ()
     a, b = tf.constant(1.0), tf.constant(2.0)
     n = tf.withControlDependencies([a, b]).noOp()
     assert set(n.op().controlInputs()) == {a.op(), b.op()}
-
-
-def test_docstringCarriesTheSummary() -> None:
-    assert NoOp.__doc__ is not None
-    assert "Does nothing. Only useful as a placeholder for control edges." in NoOp.__doc__
 
 
 # -- kernel --------------------------------------------------------------------------------

@@ -1,32 +1,25 @@
-"""Specification of the ``Select`` op class (op type ``SelectV2``: an elementwise choice)."""
+"""Specification of the ``Select`` op class (op type ``SelectV2``): ``t`` where ``condition``
+is true, ``e`` elsewhere, all three broadcast against each other as numpy's ``where``; the
+gradient flows to the branch each element was taken from."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import pytest
+from opchecks import ALL, assertGradient, assertRejected, placeholder
 
 from tfops import Graph, Ops, Shape
 from tfops.errors import InvalidArgumentError
-from tfops.op.core import Gradients, Placeholder, Select
+from tfops.op.core import Gradients
 from tfops.testing import assertGradientsClose
-from tfops.types import (
-    TBool,
-    TFloat16,
-    TFloat32,
-    TFloat64,
-    TInt32,
-    TInt64,
-    TType,
-    TUint8,
-)
+from tfops.types import TBool, TFloat32, TFloat64, TType
 
 Run = Callable[..., Any]
-ALL_TYPES: list[type[TType]] = [TFloat16, TFloat32, TFloat64, TInt32, TInt64, TUint8, TBool]
-HERE = re.escape(__file__)
+SITE = f"created at {__file__}:"
+NAME = f"SelectV2 'Select' ({SITE}"  # as TensorFlow Java, the class name names the op
 Dims = tuple[int, ...]
 
 
@@ -44,50 +37,9 @@ def point(shape: Dims, offset: float) -> np.ndarray[Any, Any]:
 
 
 # -- construction --------------------------------------------------------------------------
-def test_opNameIsSelectV2() -> None:
-    assert Select.OP_NAME == "SelectV2"
-
-
-def test_defaultNamesAreSelectThenSelect_1(tf: Ops) -> None:
-    # As TensorFlow Java, the class name (not the op type) names the op.
-    c = tf.constant([True])
-    assert tf.select(c, 1.0, 2.0).op().name() == "Select"
-    assert tf.select(c, 1.0, 2.0).op().name() == "Select_1"
-
-
-def test_opTypeIsSelectV2(tf: Ops) -> None:
-    assert tf.select(tf.constant(True), 1.0, 2.0).op().type() == "SelectV2"
-
-
-def test_withNameNamesTheOp(tf: Ops) -> None:
-    assert tf.withName("where").select(tf.constant(True), 1.0, 2.0).op().name() == "where"
-
-
-def test_subScopePrefixesTheName(tf: Ops) -> None:
-    op = tf.withSubScope("mask").select(tf.constant(True), 1.0, 2.0).op()
-    assert op.name() == "mask/Select"
-
-
-def test_createOnAScope(tf: Ops) -> None:
-    c, t, e = tf.constant([True]), tf.constant([1.0]), tf.constant([2.0])
-    s = Select.create(tf.scope(), c, t, e)
-    assert isinstance(s, Select)
-    assert [s.op().input(i) for i in range(3)] == [c.asOutput(), t.asOutput(), e.asOutput()]
-    assert s.output() == s.asOutput() == s.op().output(0)
-
-
 def test_pythonValueTakesTheDataTypeOfTheOtherBranch(tf: Ops) -> None:
     s = tf.select(tf.constant([True]), tf.constant(np.array([1.0])), 0.0)
     assert s.op().input(2).dataType() is TFloat64
-
-
-@pytest.mark.parametrize("dtype", ALL_TYPES, ids=lambda t: t.NAME)
-def test_outputHasTheDataTypeOfTheBranches(tf: Ops, dtype: type[TType]) -> None:
-    t = tf.placeholder(dtype, Placeholder.shape(Shape.of(2)))
-    e = tf.placeholder(dtype, Placeholder.shape(Shape.of(2)))
-    s = tf.select(tf.constant([True, False]), t, e)
-    assert s.op().attr("T") is dtype
-    assert s.asOutput().dataType() is dtype
 
 
 @pytest.mark.parametrize(
@@ -107,16 +59,13 @@ def test_outputHasTheDataTypeOfTheBranches(tf: Ops, dtype: type[TType]) -> None:
 def test_staticShapeIsTheBroadcastShape(
     tf: Ops, condition: Shape, t: Shape, e: Shape, expected: Shape
 ) -> None:
-    s = tf.select(
-        tf.placeholder(TBool, Placeholder.shape(condition)),
-        tf.placeholder(TFloat32, Placeholder.shape(t)),
-        tf.placeholder(TFloat32, Placeholder.shape(e)),
-    )
+    s = tf.select(placeholder(tf, TBool, condition), placeholder(tf, TFloat32, t),
+                  placeholder(tf, TFloat32, e))
     assert s.asOutput().shape() == expected
 
 
 # -- kernel --------------------------------------------------------------------------------
-@pytest.mark.parametrize("dtype", ALL_TYPES, ids=lambda t: t.NAME)
+@pytest.mark.parametrize("dtype", ALL, ids=lambda t: t.NAME)
 @pytest.mark.parametrize(
     ("condition", "t", "e"),
     [
@@ -135,10 +84,10 @@ def test_runMatchesNumpyWhere(
     tf: Ops, run: Run, dtype: type[TType], condition: Dims, t: Dims, e: Dims
 ) -> None:
     c, tv, ev = mask(condition), sample(dtype, t, 1), sample(dtype, e, 2)
-    result = run(tf.select(tf.constant(c), tf.constant(tv), tf.constant(ev)))
-    expected = np.where(c, tv, ev)
-    assert result.dtype == dtype.DTYPE
-    assert result.shape == expected.shape
+    s = tf.select(tf.constant(c), tf.constant(tv), tf.constant(ev))
+    assert s.asOutput().dataType() is s.op().attr("T") is dtype
+    result, expected = run(s), np.where(c, tv, ev)
+    assert (result.dtype, result.shape) == (dtype.DTYPE, expected.shape)
     np.testing.assert_array_equal(result, expected)
 
 
@@ -148,7 +97,7 @@ def test_runKeepsNonFiniteValues(tf: Ops, run: Run) -> None:
 
 
 def test_runOfAPartiallyKnownCondition(tf: Ops, run: Run) -> None:
-    c = tf.placeholder(TBool, Placeholder.shape(Shape.of(-1, 1)))
+    c = placeholder(tf, TBool, (-1, 1))
     s = tf.select(c, tf.constant([1, 2]), tf.constant(0))
     result = run(s, feeds={c: np.array([[True], [False], [True]])})
     assert result.tolist() == [[1, 2], [0, 0], [1, 2]]
@@ -169,19 +118,16 @@ def test_runOfAPartiallyKnownCondition(tf: Ops, run: Run) -> None:
 )
 def test_gradientMatchesFiniteDifferences(tf: Ops, condition: Dims, t: Dims, e: Dims) -> None:
     c = tf.constant(mask(condition))
-    tp = tf.placeholder(TFloat64, Placeholder.shape(Shape.of(*t)))
-    ep = tf.placeholder(TFloat64, Placeholder.shape(Shape.of(*e)))
-    y = tf.math.square(tf.select(c, tp, ep))
-    assertGradientsClose(y, [tp, ep], {tp: point(t, -1.25), ep: point(e, 0.5)})
+    assertGradient(tf, lambda tp, ep: tf.math.square(tf.select(c, tp, ep)),
+                   [point(t, -1.25), point(e, 0.5)])
 
 
 @pytest.mark.parametrize(
     "shape", [Shape.of(-1, 3), Shape.unknown()], ids=["partial", "unknown"]
 )
 def test_gradientMatchesFiniteDifferencesWithoutAStaticShape(tf: Ops, shape: Shape) -> None:
-    c = tf.placeholder(TBool, Placeholder.shape(shape))
-    tp = tf.placeholder(TFloat64, Placeholder.shape(shape))
-    ep = tf.placeholder(TFloat64, Placeholder.shape(Shape.of(3)))
+    c, tp = placeholder(tf, TBool, shape), placeholder(tf, TFloat64, shape)
+    ep = placeholder(tf, TFloat64, (3,))
     y = tf.math.mul(tf.select(c, tp, ep), tf.constant(np.array([1.0, -2.0, 3.0])))
     assertGradientsClose(
         y, [tp, ep], {tp: point((2, 3), 1.0), ep: point((3,), -1.0)},
@@ -210,7 +156,7 @@ def test_gradientOfABroadcastBranchIsSummedBackToItsShape(tf: Ops, run: Run) -> 
 
 
 def test_conditionGetsNoGradient(tf: Ops) -> None:
-    c = tf.placeholder(TBool, Placeholder.shape(Shape.of(2)))
+    c = placeholder(tf, TBool, (2,))
     s = tf.select(c, tf.constant([1.0, 2.0]), tf.constant([3.0, 4.0]))
     assert tf.gradients(s, [c]).dy() == [None]
 
@@ -226,14 +172,16 @@ def test_gradientKeepsTheBranchDataType(tf: Ops, run: Run) -> None:
 
 
 # -- bad inputs ----------------------------------------------------------------------------
-def test_nonBoolConditionRaisesTypeError(tf: Ops) -> None:
-    with pytest.raises(TypeError, match=rf"SelectV2 'Select' \(created at {HERE}:\d+\).*bool"):
-        tf.select(tf.constant([1.0]), 1.0, 2.0)
-
-
-def test_branchesOfDifferentDataTypesRaiseTypeError(tf: Ops) -> None:
-    with pytest.raises(TypeError, match=rf"SelectV2 'Select' \(created at {HERE}:\d+\)"):
-        tf.select(tf.constant([True]), tf.constant([1.0]), tf.constant([1]))
+@pytest.mark.parametrize(
+    ("condition", "t", "e", "fragment"),
+    [([1.0], [1.0], [2.0], "bool"), ([True], [1.0], [1], "")],
+    ids=["floatCondition", "branchesOfTwoTypes"],
+)
+def test_inputOfAnotherDataTypeRaisesTypeError(
+    tf: Ops, graph: Graph, condition: Any, t: Any, e: Any, fragment: str
+) -> None:
+    operands = [tf.constant(v) for v in (condition, t, e)]
+    assertRejected(graph, lambda: tf.select(*operands), TypeError, NAME, fragment)
 
 
 @pytest.mark.parametrize(
@@ -241,36 +189,17 @@ def test_branchesOfDifferentDataTypesRaiseTypeError(tf: Ops) -> None:
     [((2,), (3,), (3,)), ((3,), (2, 3), (4, 1)), ((2, 3), (3, 2), ())],
     ids=str,
 )
-def test_incompatibleShapesRaiseValueError(tf: Ops, condition: Dims, t: Dims, e: Dims) -> None:
-    c = tf.placeholder(TBool, Placeholder.shape(Shape.of(*condition)))
-    tp = tf.placeholder(TFloat32, Placeholder.shape(Shape.of(*t)))
-    ep = tf.placeholder(TFloat32, Placeholder.shape(Shape.of(*e)))
-    with pytest.raises(ValueError, match=rf"SelectV2 'Select' \(created at {HERE}:\d+\).*incompat"):
-        tf.select(c, tp, ep)
-
-
-def test_operandFromAnotherGraphRaisesValueError(tf: Ops) -> None:
-    with Graph() as other:
-        foreign = Ops.create(other).constant([True])
-        with pytest.raises(ValueError, match=rf"SelectV2 'Select' \(created at {HERE}:\d+\)"):
-            tf.select(foreign, tf.constant([1.0]), tf.constant([2.0]))
+def test_incompatibleShapesRaiseValueError(
+    tf: Ops, graph: Graph, condition: Dims, t: Dims, e: Dims
+) -> None:
+    c, tp, ep = (placeholder(tf, d, s) for d, s in ((TBool, condition), (TFloat32, t),
+                                                    (TFloat32, e)))
+    assertRejected(graph, lambda: tf.select(c, tp, ep), ValueError, NAME, "incompat")
 
 
 def test_incompatibleFedShapesRaiseInvalidArgumentErrorAtRunTime(tf: Ops, run: Run) -> None:
     c = tf.placeholder(TBool)
     s = tf.withName("pick").select(c, tf.constant([1.0, 2.0]), tf.constant([3.0, 4.0]))
-    with pytest.raises(InvalidArgumentError, match=rf"'pick'.*created at {HERE}:\d+") as info:
+    with pytest.raises(InvalidArgumentError, match=f"'pick'.*{SITE}") as info:
         run(s, feeds={c: np.array([True, False, True])})
     assert info.value.op == s.op()
-
-
-def test_failedCreateLeavesTheGraphUnchanged(graph: Graph, tf: Ops) -> None:
-    c, x, i = tf.constant([True, False]), tf.constant([1.0, 2.0]), tf.constant([1, 2])
-    three = tf.constant([1.0, 2.0, 3.0])
-    before = list(graph.operations())
-    with pytest.raises(TypeError):
-        tf.select(c, x, i)
-    with pytest.raises(ValueError):
-        tf.select(c, x, three)
-    assert list(graph.operations()) == before
-    assert tf.select(c, x, x).op().name() == "Select"

@@ -1,169 +1,148 @@
-"""Specification of the ``Shape`` op class (the run-time shape of a tensor)."""
+"""Specification of the ops that read only their input's shape: ``Shape`` (the dimensions),
+``Rank`` (their number) and ``Size`` (the number of elements), for any input data type; an int32
+result (``Shape`` and ``Size`` take ``outType(TInt64)``), no gradient."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import pytest
+from opchecks import ALL, assertGradient, assertRejected, placeholder
 
 from tfops import Graph, Ops, Shape
 from tfops.op import lookupGradient
-from tfops.op.core import Gradients, Placeholder
+from tfops.op.core import Gradients, Rank, Size
 from tfops.op.core import Shape as ShapeOp
-from tfops.types import (
-    TBool,
-    TFloat16,
-    TFloat32,
-    TFloat64,
-    TInt32,
-    TInt64,
-    TType,
-    TUint8,
-)
+from tfops.types import TBool, TFloat32, TFloat64, TInt32, TInt64, TType, TUint8
 
 Run = Callable[..., Any]
-ALL_TYPES: list[type[TType]] = [TFloat16, TFloat32, TFloat64, TInt32, TInt64, TUint8, TBool]
-HERE = re.escape(__file__)
+SITE = f"created at {__file__}:"
+
+
+class Row(NamedTuple):
+    op: str
+    cls: Any
+    reference: Callable[[tuple[int, ...]], Any]  # the value for an input of this shape
+    staticShape: Callable[[Shape], Shape]  # the output's static shape for this input shape
+    hasOutType: bool = True
+
+
+ROWS = [
+    Row("Shape", ShapeOp, list,
+        lambda s: Shape.of(s.numDimensions()) if s.numDimensions() >= 0 else Shape.of(-1)),
+    Row("Rank", Rank, len, lambda s: Shape.scalar(), hasOutType=False),
+    Row("Size", Size, lambda shape: int(np.prod(shape)), lambda s: Shape.scalar()),
+]
+rows = pytest.mark.parametrize("row", ROWS, ids=lambda row: row.op)
+WITH_OUT_TYPE = pytest.mark.parametrize("row", [r for r in ROWS if r.hasOutType],
+                                      ids=lambda row: row.op)
+
+
+def build(tf: Ops, row: Row, x: Any, *options: Any) -> Any:
+    return getattr(tf, row.op.lower())(x, *options)
 
 
 # -- construction --------------------------------------------------------------------------
-def test_opNameIsShape() -> None:
-    assert ShapeOp.OP_NAME == "Shape"
+@rows
+@pytest.mark.parametrize("dtype", ALL, ids=lambda t: t.NAME)
+def test_acceptsEveryInputDataTypeAndGivesInt32(tf: Ops, row: Row, dtype: type[TType]) -> None:
+    y = build(tf, row, placeholder(tf, dtype, (4,)))
+    assert y.op().attr("T") is dtype
+    assert y.asOutput().dataType() is TInt32
+    if row.hasOutType:
+        assert y.op().attr("out_type") is TInt32
 
 
-def test_defaultNamesAreShapeThenShape_1(tf: Ops) -> None:
-    x = tf.constant([1.0])
-    assert tf.shape(x).op().name() == "Shape"
-    assert tf.shape(x).op().name() == "Shape_1"
+@WITH_OUT_TYPE
+def test_outTypeInt64(tf: Ops, row: Row) -> None:
+    y = build(tf, row, tf.constant([1.0]), row.cls.outType(TInt64))
+    assert y.asOutput().dataType() is y.op().attr("out_type") is TInt64
 
 
-def test_opTypeIsShape(tf: Ops) -> None:
-    assert tf.shape(tf.constant([1.0])).op().type() == "Shape"
-
-
-def test_withNameNamesTheOp(tf: Ops) -> None:
-    assert tf.withName("dims").shape(tf.constant([1.0])).op().name() == "dims"
-
-
-def test_createOnAScope(tf: Ops) -> None:
-    x = tf.constant([[1.0]])
-    s = ShapeOp.create(tf.scope(), x)
-    assert isinstance(s, ShapeOp)
-    assert s.op().input(0) == x.asOutput()
-    assert s.output() == s.asOutput() == s.op().output(0)
-
-
-def test_outputIsInt32ByDefault(tf: Ops) -> None:
-    s = tf.shape(tf.constant([1.0]))
-    assert s.asOutput().dataType() is TInt32
-    assert s.op().attr("out_type") is TInt32
-
-
-def test_outTypeInt64(tf: Ops) -> None:
-    s = tf.shape(tf.constant([1.0]), ShapeOp.outType(TInt64))
-    assert s.asOutput().dataType() is TInt64
-
-
+@rows
 @pytest.mark.parametrize(
-    ("shape", "expected"),
-    [
-        (Shape.scalar(), Shape.of(0)),
-        (Shape.of(5), Shape.of(1)),
-        (Shape.of(2, 3), Shape.of(2)),
-        (Shape.of(-1, 3), Shape.of(2)),
-        (Shape.of(-1, -1, -1), Shape.of(3)),
-        (Shape.unknown(), Shape.of(-1)),
-    ],
+    "shape",
+    [Shape.scalar(), Shape.of(5), Shape.of(2, 3), Shape.of(-1, 3), Shape.of(-1, -1, -1),
+     Shape.unknown()],
     ids=str,
 )
-def test_outputIsAVectorOfTheInputRank(tf: Ops, shape: Shape, expected: Shape) -> None:
-    x = tf.placeholder(TFloat32, Placeholder.shape(shape))
-    assert tf.shape(x).asOutput().shape() == expected
+def test_staticOutputShape(tf: Ops, row: Row, shape: Shape) -> None:
+    y = build(tf, row, placeholder(tf, TFloat32, shape))
+    assert y.asOutput().shape() == row.staticShape(shape)
 
 
-@pytest.mark.parametrize("dtype", ALL_TYPES, ids=lambda t: t.NAME)
-def test_acceptsEveryInputDataType(tf: Ops, dtype: type[TType]) -> None:
-    s = tf.shape(tf.placeholder(dtype, Placeholder.shape(Shape.of(4))))
-    assert s.op().attr("T") is dtype
-    assert s.asOutput().dataType() is TInt32
+def test_staticShapeOfAShapeFlowsIntoReshape(tf: Ops) -> None:
+    x = placeholder(tf, TFloat32, (-1, 3))
+    assert tf.reshape(tf.placeholder(TFloat32), tf.shape(x)).asOutput().shape() == Shape.of(-1, 3)
 
 
 # -- kernel --------------------------------------------------------------------------------
-@pytest.mark.parametrize("dtype", ALL_TYPES, ids=lambda t: t.NAME)
-@pytest.mark.parametrize("shape", [(), (0,), (2, 3), (4, 0, 1)], ids=str)
-def test_runReturnsTheInputShape(
-    tf: Ops, run: Run, dtype: type[TType], shape: tuple[int, ...]
+@rows
+@pytest.mark.parametrize("dtype", ALL, ids=lambda t: t.NAME)
+@pytest.mark.parametrize("shape", [(), (0,), (5,), (2, 3), (4, 0, 1), (2, 1, 3, 2)], ids=str)
+def test_runMatchesTheReference(
+    tf: Ops, run: Run, row: Row, dtype: type[TType], shape: tuple[int, ...]
 ) -> None:
-    result = run(tf.shape(tf.constant(np.zeros(shape, dtype.DTYPE))))
+    result = run(build(tf, row, tf.constant(np.zeros(shape, dtype.DTYPE))))
     assert result.dtype == np.int32
-    assert result.shape == (len(shape),)
-    assert result.tolist() == list(shape)
+    assert result.tolist() == row.reference(shape)
 
 
+@WITH_OUT_TYPE
 @pytest.mark.parametrize("outType", [TInt32, TInt64], ids=lambda t: t.NAME)
-def test_runReturnsTheOutTypeDataType(tf: Ops, run: Run, outType: type[TType]) -> None:
-    result = run(tf.shape(tf.constant(np.zeros((2, 5))), ShapeOp.outType(outType)))
+def test_runGivesTheOutType(tf: Ops, run: Run, row: Row, outType: type[TType]) -> None:
+    result = run(build(tf, row, tf.constant(np.zeros((2, 5))), row.cls.outType(outType)))
     assert result.dtype == outType.DTYPE
-    assert result.tolist() == [2, 5]
+    assert result.tolist() == row.reference((2, 5))
 
 
-@pytest.mark.parametrize("rows", [0, 1, 7])
-def test_runReturnsTheFedShapeOfAPartiallyKnownInput(tf: Ops, run: Run, rows: int) -> None:
-    x = tf.placeholder(TFloat32, Placeholder.shape(Shape.of(-1, 3)))
-    assert run(tf.shape(x), feeds={x: np.zeros((rows, 3), np.float32)}).tolist() == [rows, 3]
-
-
-def test_runReturnsTheFedShapeOfAnUnknownInput(tf: Ops, run: Run) -> None:
-    x = tf.placeholder(TBool)
-    assert run(tf.shape(x), feeds={x: np.zeros((2, 1, 4), np.bool_)}).tolist() == [2, 1, 4]
-
-
-def test_staticShapeFlowsIntoReshape(tf: Ops) -> None:
-    x = tf.placeholder(TFloat32, Placeholder.shape(Shape.of(-1, 3)))
-    r = tf.reshape(tf.placeholder(TFloat32), tf.shape(x))
-    assert r.asOutput().shape() == Shape.of(-1, 3)
+@rows
+@pytest.mark.parametrize(
+    ("shape", "fed"),
+    [((-1, 3), (0, 3)), ((-1, 3), (1, 3)), ((-1, 3), (7, 3)), (None, ()), (None, (2, 1, 4)),
+     (None, (2, 0, 5))],
+    ids=str,
+)
+def test_runOfTheFedValue(
+    tf: Ops, run: Run, row: Row, shape: tuple[int, ...] | None, fed: tuple[int, ...]
+) -> None:
+    x = placeholder(tf, TBool, shape)
+    assert run(build(tf, row, x), feeds={x: np.zeros(fed, np.bool_)}).tolist() == (
+        row.reference(fed))
 
 
 # -- gradient ------------------------------------------------------------------------------
-def test_isRegisteredAsNotDifferentiable() -> None:
-    assert lookupGradient("Shape") == (True, None)
-
-
-def test_passesNoGradient(tf: Ops) -> None:
-    x = tf.placeholder(TFloat64, Placeholder.shape(Shape.of(2, 3)))
-    y = tf.dtypes.cast(tf.shape(x), TFloat64)
+@rows
+def test_isNotDifferentiableAndPassesNoGradient(tf: Ops, run: Run, row: Row) -> None:
+    assert lookupGradient(row.op) == (True, None)
+    x = placeholder(tf, TFloat64, (2, 3))
+    y = tf.dtypes.cast(build(tf, row, x), TFloat64)
     assert tf.gradients(y, [x]).dy() == [None]
-
-
-def test_passesZerosWhenAskedForUnconnectedZeros(tf: Ops, run: Run) -> None:
-    x = tf.placeholder(TFloat64, Placeholder.shape(Shape.of(2, 3)))
-    y = tf.dtypes.cast(tf.shape(x), TFloat64)
     d = tf.gradients(y, [x], Gradients.unconnectedGradients("zero")).dy(0)
     assert d is not None
     assert run(d, feeds={x: np.ones((2, 3))}).tolist() == [[0.0] * 3] * 2
 
 
+@pytest.mark.parametrize("row", ROWS[1:], ids=lambda row: row.op)
+def test_gradientBesideTheOpMatchesFiniteDifferences(tf: Ops, row: Row) -> None:
+    # d(x * n(x)) / dx is n(x) on the diagonal: nothing flows through n itself
+    assertGradient(tf, lambda x: tf.math.mul(x, tf.dtypes.cast(build(tf, row, x), TFloat64)),
+                   [np.array([1.0, -2.0, 0.5])])
+
+
 # -- bad inputs ----------------------------------------------------------------------------
+@WITH_OUT_TYPE
 @pytest.mark.parametrize("outType", [TFloat32, TUint8, TBool], ids=lambda t: t.NAME)
-def test_outTypeOtherThanInt32OrInt64RaisesTypeError(tf: Ops, outType: type[TType]) -> None:
-    with pytest.raises(TypeError, match=rf"Shape 'Shape' \(created at {HERE}:\d+\)"):
-        tf.shape(tf.constant([1.0]), ShapeOp.outType(outType))
-
-
-def test_operandFromAnotherGraphRaisesValueError(tf: Ops) -> None:
-    with Graph() as other:
-        foreign = Ops.create(other).constant([1.0])
-        with pytest.raises(ValueError, match=rf"Shape 'Shape' \(created at {HERE}:\d+\)"):
-            tf.shape(foreign)
-
-
-def test_failedCreateLeavesTheGraphUnchanged(graph: Graph, tf: Ops) -> None:
+def test_outTypeOtherThanInt32OrInt64RaisesTypeError(
+    tf: Ops, graph: Graph, row: Row, outType: type[TType]
+) -> None:
     x = tf.constant([1.0])
-    before = list(graph.operations())
-    with pytest.raises(TypeError):
-        tf.shape(x, ShapeOp.outType(TFloat32))
-    assert list(graph.operations()) == before
-    assert tf.shape(x).op().name() == "Shape"
+    assertRejected(graph, lambda: build(tf, row, x, row.cls.outType(outType)), TypeError,
+                   f"{row.op} '{row.op}' ({SITE}")
+
+
+@rows
+def test_nonOperandInputRaisesTypeError(tf: Ops, graph: Graph, row: Row) -> None:
+    assertRejected(graph, lambda: build(tf, row, "x"), TypeError, row.op)

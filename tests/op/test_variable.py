@@ -7,29 +7,24 @@ by the initializer ``tf.variable(init)`` registers (run by ``session.initialize(
 
 from __future__ import annotations
 
-import re
 import threading
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import pytest
+from opchecks import ALL, assertRejected, placeholder
 
 from tfops import Graph, Ops, Session, Shape
 from tfops.errors import FailedPreconditionError, OpError, TfopsError
-from tfops.op.core import Assign, Placeholder, Variable
-from tfops.types import TBool, TFloat16, TFloat32, TFloat64, TInt32, TInt64, TType, TUint8
+from tfops.op.core import Variable
+from tfops.types import TBool, TFloat32, TFloat64, TInt32, TType
 
-Run = Callable[..., Any]
-ALL_TYPES: list[type[TType]] = [TFloat16, TFloat32, TFloat64, TInt32, TInt64, TUint8, TBool]
-HERE = re.escape(__file__)
+SITE = f"created at {__file__}:"
 
 
 def sample(dtype: type[TType], shape: tuple[int, ...]) -> np.ndarray[Any, Any]:
     values: np.ndarray[Any, Any] = np.arange(int(np.prod(shape))).reshape(shape)
-    if dtype is TBool:
-        return (values % 2 == 1).astype(np.bool_)
-    return values.astype(dtype.DTYPE)
+    return (values % 2 == 1) if dtype is TBool else values.astype(dtype.DTYPE)
 
 
 def fetch(session: Session, operand: Any) -> np.ndarray[Any, Any]:
@@ -37,100 +32,55 @@ def fetch(session: Session, operand: Any) -> np.ndarray[Any, Any]:
 
 
 # -- construction --------------------------------------------------------------------------
-def test_opNameIsVariableV2() -> None:
-    assert Variable.OP_NAME == "VariableV2"
-
-
-def test_createMakesAVariableV2Op(tf: Ops) -> None:
-    v = Variable.create(tf.scope(), Shape.of(2, 3), TFloat32)
-    assert isinstance(v, Variable)
-    assert v.op().type() == "VariableV2"
-    assert v.op().numInputs() == 0
-    assert v.op().numOutputs() == 1
-    assert v.ref() == v.asOutput() == v.op().output(0)
-
-
-def test_defaultNamesAreVariableThenVariable_1(tf: Ops) -> None:
-    assert Variable.create(tf.scope(), Shape.scalar(), TFloat32).op().name() == "Variable"
-    assert Variable.create(tf.scope(), Shape.scalar(), TFloat32).op().name() == "Variable_1"
-
-
-def test_withNameNamesTheVariable(tf: Ops) -> None:
-    assert Variable.create(tf.withName("w").scope(), Shape.of(2), TFloat32).op().name() == "w"
-    assert tf.withName("bias").variable(tf.constant(0.0)).op().name() == "bias"
-
-
-def test_subScopePrefixesTheName(tf: Ops) -> None:
-    assert tf.withSubScope("layer").variable(tf.constant(0.0)).op().name() == "layer/Variable"
-
-
 def test_facadeVariableAddsTheInitialValueTheVariableAndItsAssign(tf: Ops, graph: Graph) -> None:
-    v = tf.variable(tf.constant([1.0, 2.0]))
+    v = tf.withName("w").variable(tf.constant([1.0, 2.0]))
     ops = [(op.name(), op.type()) for op in graph.operations()]
-    assert ops == [("Const", "Const"), ("Variable", "VariableV2"), ("Assign", "Assign")]
-    assign = graph.operation("Assign")
-    assert assign is not None
+    assert ops == [("Const", "Const"), ("w", "VariableV2"), ("Assign", "Assign")]
+    (assign,) = graph.initializers()
+    assert assign.name() == "Assign"
     assert assign.input(0) == v.asOutput()
     assert assign.input(1).op().name() == "Const"
-    assert graph.initializers() == [assign]
 
 
-def test_facadeVariableFromAPythonValue(tf: Ops) -> None:
-    v = tf.variable([[1, 2, 3]])
-    assert v.asOutput().dataType() is TInt32
-    assert v.asOutput().shape() == Shape.of(1, 3)
-
-
-@pytest.mark.parametrize("dtype", ALL_TYPES, ids=lambda t: t.NAME)
-def test_dataTypeAndShapeAttributes(tf: Ops, dtype: type[TType]) -> None:
-    v = Variable.create(tf.scope(), Shape.of(4, 1), dtype)
-    assert v.asOutput().dataType() is dtype
-    assert v.op().attr("dtype") is dtype
-    assert v.op().attr("shape") == Shape.of(4, 1)
-
-
+@pytest.mark.parametrize("dtype", ALL, ids=lambda t: t.NAME)
 @pytest.mark.parametrize(
     "shape", [Shape.scalar(), Shape.of(3), Shape.of(2, 3), Shape.of(0, 2), Shape.of(-1, 3)],
     ids=str,
 )
-def test_outputShapeIsTheShapeAttribute(tf: Ops, shape: Shape) -> None:
-    assert Variable.create(tf.scope(), shape, TFloat64).asOutput().shape() == shape
+def test_createTakesTheShapeAndDataTypeAttributes(
+    tf: Ops, dtype: type[TType], shape: Shape
+) -> None:
+    v = Variable.create(tf.scope(), shape, dtype)
+    assert v.asOutput().dataType() is v.op().attr("dtype") is dtype
+    assert v.asOutput().shape() == v.op().attr("shape") == shape
 
 
-@pytest.mark.parametrize("dtype", ALL_TYPES, ids=lambda t: t.NAME)
+@pytest.mark.parametrize("dtype", ALL, ids=lambda t: t.NAME)
 @pytest.mark.parametrize("shape", [(), (3,), (2, 3)], ids=str)
-def test_facadeVariableTakesTheInitialValuesTypeAndShape(
-    tf: Ops, dtype: type[TType], shape: tuple[int, ...]
+def test_facadeVariableTakesTheInitialValuesTypeAndShapeAndInitializesToIt(
+    tf: Ops, session: Session, dtype: type[TType], shape: tuple[int, ...]
 ) -> None:
-    v = tf.variable(sample(dtype, shape))
-    assert v.asOutput().dataType() is dtype
-    assert v.asOutput().shape() == Shape.of(*shape)
-
-
-def test_docstringCarriesTheSummary() -> None:
-    assert Variable.__doc__ is not None
-    assert "Holds state in the form of a tensor that persists across steps." in Variable.__doc__
-
-
-# -- values per session --------------------------------------------------------------------
-@pytest.mark.parametrize("dtype", ALL_TYPES, ids=lambda t: t.NAME)
-def test_initializeGivesTheInitialValue(
-    tf: Ops, session: Session, dtype: type[TType]
-) -> None:
-    init = sample(dtype, (2, 3))
+    init = sample(dtype, shape)
     v = tf.variable(init)
+    assert (v.asOutput().dataType(), v.asOutput().shape()) == (dtype, Shape.of(*shape))
     session.initialize()
     value = fetch(session, v)
     assert value.dtype == dtype.DTYPE
     np.testing.assert_array_equal(value, init)
 
 
-def test_initOpInitializesEveryVariable(tf: Ops, session: Session) -> None:
+def test_facadeVariableFromAPythonValue(tf: Ops) -> None:
+    v = tf.variable([[1, 2, 3]])
+    assert (v.asOutput().dataType(), v.asOutput().shape()) == (TInt32, Shape.of(1, 3))
+
+
+# -- values per session --------------------------------------------------------------------
+def test_initOpInitializesEveryVariable(tf: Ops, graph: Graph, session: Session) -> None:
     a = tf.variable(tf.constant([1.0, 2.0]))
     b = tf.variable(tf.constant(7))
     init = tf.init()
-    assert init.op().name() == "init"
-    assert init.op().type() == "NoOp"
+    assert (init.op().name(), init.op().type()) == ("init", "NoOp")
+    assert list(init.op().controlInputs()) == graph.initializers()
     session.run(init)
     np.testing.assert_array_equal(fetch(session, a), [1.0, 2.0])
     assert fetch(session, b) == 7
@@ -143,11 +93,11 @@ def test_initOpWithNameAndSecondInitOp(tf: Ops) -> None:
     assert tf.init().op().name() == "init_1"
 
 
-def test_initOpRunsTheRegisteredAssigns(tf: Ops, graph: Graph) -> None:
-    tf.variable(tf.constant(1.0))
-    tf.variable(tf.constant(2.0))
+def test_initializeWithNoVariablesDoesNothing(tf: Ops, session: Session) -> None:
     init = tf.init()
-    assert list(init.op().controlInputs()) == graph.initializers()
+    assert init.op().controlInputs() == ()
+    session.initialize()
+    session.run(init)
 
 
 def test_initialValueComputedFromOtherOps(tf: Ops, session: Session) -> None:
@@ -169,36 +119,23 @@ def test_reinitializingRestoresTheInitialValue(tf: Ops, session: Session) -> Non
 def test_twoSessionsOnOneGraphHoldSeparateValues(tf: Ops, graph: Graph) -> None:
     v = tf.variable(tf.constant(10))
     inc = tf.assignAdd(v, 1)
-    with Session(graph) as first, Session(graph) as second:
+    with Session(graph) as first, Session(graph) as second, Session(graph) as third:
         first.initialize()
         second.initialize()
         first.run(inc)
         first.run(inc)
         second.run(inc)
-        assert fetch(first, v) == 12
-        assert fetch(second, v) == 11
-
-
-def test_initializingOneSessionLeavesAnotherUninitialized(tf: Ops, graph: Graph) -> None:
-    v = tf.variable(tf.constant(1.0))
-    with Session(graph) as first, Session(graph) as second:
-        first.initialize()
-        assert fetch(first, v) == 1.0
+        assert (fetch(first, v), fetch(second, v)) == (12, 11)
         with pytest.raises(FailedPreconditionError):
-            fetch(second, v)
+            fetch(third, v)  # initializing the others left it uninitialized
 
 
-def test_valueIsReadOnceAndFetchesAreCopies(tf: Ops, session: Session) -> None:
-    v = tf.variable(tf.constant([1.0, 2.0]))
+def test_fetchesAreCopiesAndReadsFlowIntoComputations(tf: Ops, session: Session) -> None:
+    v = tf.variable(tf.constant([1.0, -2.0]))
     session.initialize()
     value = fetch(session, v)
     value[0] = 100.0  # changing a fetched array does not change the variable
-    np.testing.assert_array_equal(fetch(session, v), [1.0, 2.0])
-
-
-def test_readingIntoAComputation(tf: Ops, session: Session) -> None:
-    v = tf.variable(tf.constant([1.0, -2.0]))
-    session.initialize()
+    np.testing.assert_array_equal(fetch(session, v), [1.0, -2.0])
     np.testing.assert_array_equal(fetch(session, tf.math.square(v)), [1.0, 4.0])
 
 
@@ -210,42 +147,6 @@ def test_valueCanBeFedLikeAnyOutput(tf: Ops, session: Session) -> None:
     np.testing.assert_array_equal(result, [10.0, 12.0])
 
 
-# -- uninitialized -------------------------------------------------------------------------
-def test_readingBeforeInitializationRaisesFailedPrecondition(tf: Ops, session: Session) -> None:
-    v = tf.withName("weights").variable(tf.constant([1.0]))
-    with pytest.raises(FailedPreconditionError, match="'weights'") as info:
-        fetch(session, v)
-    assert isinstance(info.value, OpError)
-    assert isinstance(info.value, TfopsError)
-    assert info.value.op is not None
-    assert info.value.op.name() == "weights"
-    assert re.search(f"created at {HERE}:", str(info.value))
-
-
-def test_uninitializedCreateRaisesUntilAssigned(tf: Ops, session: Session) -> None:
-    v = Variable.create(tf.scope(), Shape.of(2), TFloat64)
-    with pytest.raises(FailedPreconditionError, match="'Variable'"):
-        fetch(session, v)
-    session.run(tf.assign(v, np.array([3.0, 4.0])))
-    np.testing.assert_array_equal(fetch(session, v), [3.0, 4.0])
-
-
-def test_readingThroughAnotherOpBeforeInitializationNamesTheVariable(
-    tf: Ops, session: Session
-) -> None:
-    v = tf.withName("counter").variable(tf.constant(1.0))
-    with pytest.raises(FailedPreconditionError, match="'counter'"):
-        fetch(session, tf.math.square(v))
-
-
-def test_initializeWithNoVariablesDoesNothing(tf: Ops, session: Session) -> None:
-    init = tf.init()
-    assert init.op().controlInputs() == ()
-    session.initialize()
-    session.run(init)
-
-
-# -- threads -------------------------------------------------------------------------------
 def test_readsFromManyThreadsSeeTheValue(tf: Ops, session: Session) -> None:
     v = tf.variable(tf.constant(np.arange(6.0).reshape(2, 3)))
     session.initialize()
@@ -268,57 +169,57 @@ def test_readsFromManyThreadsSeeTheValue(tf: Ops, session: Session) -> None:
         np.testing.assert_array_equal(value, np.arange(6.0).reshape(2, 3))
 
 
+# -- uninitialized -------------------------------------------------------------------------
+def test_readingBeforeInitializationRaisesFailedPrecondition(tf: Ops, session: Session) -> None:
+    v = tf.withName("weights").variable(tf.constant([1.0]))
+    with pytest.raises(FailedPreconditionError, match=f"'weights'.*{SITE}") as info:
+        fetch(session, v)
+    assert isinstance(info.value, OpError) and isinstance(info.value, TfopsError)
+    assert info.value.op is not None and info.value.op.name() == "weights"
+    counter = tf.withName("counter").variable(tf.constant(1.0))
+    with pytest.raises(FailedPreconditionError, match="'counter'"):
+        fetch(session, tf.math.square(counter))  # read through another op
+
+
+def test_uninitializedCreateRaisesUntilAssigned(tf: Ops, session: Session) -> None:
+    v = Variable.create(tf.scope(), Shape.of(2), TFloat64)
+    with pytest.raises(FailedPreconditionError, match="'Variable'"):
+        fetch(session, v)
+    session.run(tf.assign(v, np.array([3.0, 4.0])))
+    np.testing.assert_array_equal(fetch(session, v), [3.0, 4.0])
+
+
 # -- gradient ------------------------------------------------------------------------------
 def test_gradientWithRespectToAVariable(tf: Ops, session: Session) -> None:
     v = tf.variable(tf.constant(np.array([1.0, -3.0])))
-    dv = tf.gradients(tf.sum(tf.math.square(v), 0), [v]).dy(0)
-    assert dv is not None
-    assert dv.dataType() is TFloat64
+    w = tf.variable(tf.constant(2.0))
+    dv, dw = tf.gradients(tf.sum(tf.math.square(v), 0), [v, w]).dy()
+    assert dv is not None and dv.dataType() is TFloat64
+    assert dw is None  # a variable that y does not use
     session.initialize()
     np.testing.assert_array_equal(fetch(session, dv), [2.0, -6.0])
 
 
-def test_gradientOfAVariableThatYDoesNotUseIsNone(tf: Ops) -> None:
-    v = tf.variable(tf.constant(1.0))
-    w = tf.variable(tf.constant(2.0))
-    assert tf.gradients(tf.math.square(v), [w]).dy(0) is None
-
-
 # -- bad inputs ----------------------------------------------------------------------------
-def test_initialValueOfUnknownShapeIsRejected(tf: Ops, graph: Graph) -> None:
-    x = tf.placeholder(TFloat32, Placeholder.shape(Shape.of(-1, 2)))
-    before = list(graph.operations())
-    with pytest.raises(ValueError, match="fully known shape"):
-        tf.variable(x)
-    assert list(graph.operations()) == before
+@pytest.mark.parametrize(
+    ("init", "error", "fragment"),
+    [((-1, 2), ValueError, "fully known shape"), ([[1.0, 2.0], [3.0]], ValueError, "rectangular"),
+     ("not a number", TypeError, "not a number")],
+    ids=["unknownShape", "ragged", "string"],
+)
+def test_badInitialValueLeavesTheGraphUnchanged(
+    tf: Ops, graph: Graph, init: Any, error: type[Exception], fragment: str
+) -> None:
+    if isinstance(init, tuple):
+        init = placeholder(tf, TFloat32, init)
+    assertRejected(graph, lambda: tf.variable(init), error, fragment)
     assert graph.initializers() == []
 
 
-def test_failedInitialValueConversionLeavesTheGraphUnchanged(tf: Ops, graph: Graph) -> None:
-    tf.constant(1.0)
-    before = list(graph.operations())
-    with pytest.raises(ValueError):
-        tf.variable([[1.0, 2.0], [3.0]])
-    with pytest.raises(TypeError):
-        tf.variable("not a number")
-    assert list(graph.operations()) == before
-    assert graph.initializers() == []
-
-
-def test_createWithANonTypeRaisesTypeError(tf: Ops, graph: Graph) -> None:
-    with pytest.raises(TypeError, match="VariableV2"):
-        Variable.create(tf.scope(), Shape.of(2), np.float32)  # type: ignore[type-var]
-    assert list(graph.operations()) == []
-
-
-def test_createWithANonShapeRaisesTypeError(tf: Ops, graph: Graph) -> None:
-    with pytest.raises(TypeError, match="VariableV2"):
-        Variable.create(tf.scope(), 3, TFloat32)  # type: ignore[arg-type]
-    assert list(graph.operations()) == []
-
-
-def test_initializerIsAnAssignOfTheVariable(tf: Ops, graph: Graph) -> None:
-    v = tf.variable(tf.constant([1, 2]))
-    (init,) = graph.initializers()
-    assert init.type() == Assign.OP_NAME
-    assert init.input(0) == v.asOutput()
+@pytest.mark.parametrize(("shape", "dtype"), [(Shape.of(2), np.float32), (3, TFloat32)],
+                         ids=["nonType", "nonShape"])
+def test_createWithANonTypeOrANonShapeRaisesTypeError(
+    tf: Ops, graph: Graph, shape: Any, dtype: Any
+) -> None:
+    assertRejected(graph, lambda: Variable.create(tf.scope(), shape, dtype), TypeError,
+                   "VariableV2")

@@ -138,7 +138,10 @@ def _neededOps(
     fed: set[Output[TType]], fetches: Sequence[Output[TType]], targets: Sequence[Operation]
 ) -> list[Operation]:
     needed: set[Operation] = set()
-    stack: list[Operation] = [f.op() for f in fetches if f not in fed] + list(targets)
+    stack: list[Operation] = [f.op() for f in fetches if f not in fed] + [
+        t for t in targets  # a target whose every output is fed is replaced by the feeds
+        if not (t.numOutputs() and all(o in fed for o in t.outputs()))
+    ]
     while stack:
         op = stack.pop()
         if op in needed:

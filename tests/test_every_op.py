@@ -1,0 +1,365 @@
+"""What every built-in op shares, checked once per op: its generated class and the ``Ops``
+facade method that builds it (its inputs and output accessors), its names (default, ``withName``,
+sub-scope), the rejection of an operand of another graph and of a closed graph, and its docs.
+
+``SAMPLES`` creates each op with small valid inputs (each sample also runs in a session); a test
+checks that it covers ``builtinOps()`` exactly, so a new op needs a row here. The per-op modules
+in ``tests/op`` do not repeat these checks.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+from opchecks import assertRejected
+
+from tfops import Graph, Ops, Session, Shape
+from tfops.errors import IllegalStateError
+from tfops.op.core import Variable
+from tfops.opdef import OpDef
+from tfops.spec import builtinOps
+from tfops.types import TFloat32, TInt32
+
+OPS = builtinOps()
+
+
+def floatVariable(tf: Any) -> Variable[TFloat32]:
+    """A float32 variable of shape [2] and no initializer (writing it needs no value)."""
+    return Variable.create(tf.scope(), Shape.of(2), TFloat32)
+
+
+def initialized(tf: Any) -> Any:
+    """A float32 variable of shape [2], initialized to [1, 2] by ``session.initialize()``."""
+    return tf.variable(tf.constant([1.0, 2.0]))
+
+
+def c(tf: Any, value: Any) -> Any:
+    """An operand (a ``Const``) of ``value``: the samples pass operands, not Python values, so
+    that every input can come from another graph."""
+    return tf.constant(value)
+
+
+F = [1.0, 2.0]  # a float32 vector
+M = [[1.0, 2.0], [3.0, 4.0]]  # a float32 matrix
+B = [True, False]  # a bool vector
+
+SAMPLES: dict[str, Callable[[Any], Any]] = {
+    # core
+    "Fill": lambda tf: tf.fill(c(tf, [2]), c(tf, 1.0)),
+    "Range": lambda tf: tf.range(c(tf, 0), c(tf, 3), c(tf, 1)),
+    "OneHot": lambda tf: tf.oneHot(c(tf, [0, 2]), c(tf, 3), c(tf, 1.0), c(tf, 0.0)),
+    "SelectV2": lambda tf: tf.select(c(tf, B), c(tf, F), c(tf, [3.0, 4.0])),
+    "CheckNumerics": lambda tf: tf.checkNumerics(c(tf, F), "bad value"),
+    "Const": lambda tf: tf.constant(F),
+    "Placeholder": lambda tf: tf.placeholder(TFloat32),
+    "Identity": lambda tf: tf.identity(c(tf, F)),
+    "StopGradient": lambda tf: tf.stopGradient(c(tf, F)),
+    "Max": lambda tf: tf.max(c(tf, F), c(tf, 0)),
+    "Min": lambda tf: tf.min(c(tf, F), c(tf, 0)),
+    "Sum": lambda tf: tf.sum(c(tf, F), c(tf, 0)),
+    "Prod": lambda tf: tf.prod(c(tf, F), c(tf, 0)),
+    "All": lambda tf: tf.all(c(tf, B), c(tf, 0)),
+    "Any": lambda tf: tf.any(c(tf, B), c(tf, 0)),
+    "Rank": lambda tf: tf.rank(c(tf, M)),
+    "Size": lambda tf: tf.size(c(tf, M)),
+    "Squeeze": lambda tf: tf.squeeze(c(tf, [[1.0]])),
+    "Tile": lambda tf: tf.tile(c(tf, F), c(tf, [2])),
+    "GatherV2": lambda tf: tf.gather(c(tf, F), c(tf, [1]), c(tf, 0)),
+    "ConcatV2": lambda tf: tf.concat([c(tf, F), c(tf, [3.0])], c(tf, 0)),
+    "Pack": lambda tf: tf.stack([c(tf, F), c(tf, [3.0, 4.0])]),
+    "Unpack": lambda tf: tf.unstack(c(tf, M), 2),
+    "Pad": lambda tf: tf.pad(c(tf, F), c(tf, [[1, 1]])),
+    "Slice": lambda tf: tf.slice(c(tf, F), c(tf, [1]), c(tf, [1])),
+    "StridedSlice": lambda tf: tf.stridedSlice(c(tf, F), c(tf, [0]), c(tf, [1]), c(tf, [1])),
+    "StridedSliceGrad": lambda tf: tf.stridedSliceGrad(
+        c(tf, [2]), c(tf, [0]), c(tf, [1]), c(tf, [1]), c(tf, [5.0])),
+    "Shape": lambda tf: tf.shape(c(tf, M)),
+    "Reshape": lambda tf: tf.reshape(c(tf, F), c(tf, [2, 1])),
+    "ExpandDims": lambda tf: tf.expandDims(c(tf, F), c(tf, 0)),
+    "BroadcastTo": lambda tf: tf.broadcastTo(c(tf, F), c(tf, [3, 2])),
+    "BroadcastGradientArgs": lambda tf: tf.broadcastGradientArgs(c(tf, [2, 1]), c(tf, [3])),
+    "ZerosLike": lambda tf: tf.zerosLike(c(tf, F)),
+    "OnesLike": lambda tf: tf.onesLike(c(tf, F)),
+    "VariableV2": lambda tf: tf.variable(c(tf, F)),
+    "Assign": lambda tf: tf.assign(floatVariable(tf), c(tf, F)),
+    "AssignAdd": lambda tf: tf.assignAdd(initialized(tf), c(tf, F)),
+    "AssignSub": lambda tf: tf.assignSub(initialized(tf), c(tf, F)),
+    "NoOp": lambda tf: tf.noOp(),
+    # dtypes
+    "Cast": lambda tf: tf.dtypes.cast(c(tf, F), TInt32),
+    # linalg
+    "Transpose": lambda tf: tf.linalg.transpose(c(tf, M), c(tf, [1, 0])),
+    "MatMul": lambda tf: tf.linalg.matMul(c(tf, M), c(tf, M)),
+    "BatchMatMulV2": lambda tf: tf.linalg.batchMatMul(c(tf, [M]), c(tf, [M])),
+    # math
+    "InvertPermutation": lambda tf: tf.math.invertPermutation(c(tf, [1, 0])),
+    "UnsortedSegmentSum": lambda tf: tf.math.unsortedSegmentSum(
+        c(tf, F), c(tf, [0, 0]), c(tf, 1)),
+    "Exp": lambda tf: tf.math.exp(c(tf, F)),
+    "Log": lambda tf: tf.math.log(c(tf, F)),
+    "Neg": lambda tf: tf.math.neg(c(tf, F)),
+    "Square": lambda tf: tf.math.square(c(tf, F)),
+    "Reciprocal": lambda tf: tf.math.reciprocal(c(tf, F)),
+    "Add": lambda tf: tf.math.add(c(tf, F), c(tf, F)),
+    "Sub": lambda tf: tf.math.sub(c(tf, F), c(tf, F)),
+    "Mul": lambda tf: tf.math.mul(c(tf, F), c(tf, F)),
+    "Div": lambda tf: tf.math.div(c(tf, F), c(tf, F)),
+    "SquaredDifference": lambda tf: tf.math.squaredDifference(c(tf, F), c(tf, F)),
+    "Equal": lambda tf: tf.math.equal(c(tf, F), c(tf, F)),
+    "AddN": lambda tf: tf.math.addN([c(tf, F), c(tf, F)]),
+    "Mean": lambda tf: tf.math.mean(c(tf, F), c(tf, 0)),
+    "ArgMax": lambda tf: tf.math.argMax(c(tf, F), c(tf, 0)),
+    "ArgMin": lambda tf: tf.math.argMin(c(tf, F), c(tf, 0)),
+    "Cumsum": lambda tf: tf.math.cumsum(c(tf, F), c(tf, 0)),
+    "DivNoNan": lambda tf: tf.math.divNoNan(c(tf, F), c(tf, F)),
+    "RealDiv": lambda tf: tf.math.realDiv(c(tf, F), c(tf, F)),
+    "FloorDiv": lambda tf: tf.math.floorDiv(c(tf, F), c(tf, F)),
+    "FloorMod": lambda tf: tf.math.floorMod(c(tf, F), c(tf, F)),
+    "Pow": lambda tf: tf.math.pow(c(tf, F), c(tf, F)),
+    "Maximum": lambda tf: tf.math.maximum(c(tf, F), c(tf, F)),
+    "Minimum": lambda tf: tf.math.minimum(c(tf, F), c(tf, F)),
+    "NotEqual": lambda tf: tf.math.notEqual(c(tf, F), c(tf, F)),
+    "Less": lambda tf: tf.math.less(c(tf, F), c(tf, F)),
+    "LessEqual": lambda tf: tf.math.lessEqual(c(tf, F), c(tf, F)),
+    "Greater": lambda tf: tf.math.greater(c(tf, F), c(tf, F)),
+    "GreaterEqual": lambda tf: tf.math.greaterEqual(c(tf, F), c(tf, F)),
+    "LogicalAnd": lambda tf: tf.math.logicalAnd(c(tf, B), c(tf, B)),
+    "LogicalOr": lambda tf: tf.math.logicalOr(c(tf, B), c(tf, B)),
+    "Abs": lambda tf: tf.math.abs(c(tf, F)),
+    "Sign": lambda tf: tf.math.sign(c(tf, F)),
+    "Sqrt": lambda tf: tf.math.sqrt(c(tf, F)),
+    "Rsqrt": lambda tf: tf.math.rsqrt(c(tf, F)),
+    "Expm1": lambda tf: tf.math.expm1(c(tf, F)),
+    "Log1p": lambda tf: tf.math.log1p(c(tf, F)),
+    "Tanh": lambda tf: tf.math.tanh(c(tf, F)),
+    "Sigmoid": lambda tf: tf.math.sigmoid(c(tf, F)),
+    "Softplus": lambda tf: tf.math.softplus(c(tf, F)),
+    "IsFinite": lambda tf: tf.math.isFinite(c(tf, F)),
+    "IsNan": lambda tf: tf.math.isNan(c(tf, F)),
+    "LogicalNot": lambda tf: tf.math.logicalNot(c(tf, B)),
+    # nn
+    "Relu": lambda tf: tf.nn.relu(c(tf, F)),
+    "Relu6": lambda tf: tf.nn.relu6(c(tf, F)),
+    "Elu": lambda tf: tf.nn.elu(c(tf, F)),
+    "ReluGrad": lambda tf: tf.nn.reluGrad(c(tf, F), c(tf, F)),
+    "Relu6Grad": lambda tf: tf.nn.relu6Grad(c(tf, F), c(tf, F)),
+    "EluGrad": lambda tf: tf.nn.eluGrad(c(tf, F), c(tf, F)),
+    "BiasAdd": lambda tf: tf.nn.biasAdd(c(tf, M), c(tf, F)),
+    "BiasAddGrad": lambda tf: tf.nn.biasAddGrad(c(tf, M)),
+    "Softmax": lambda tf: tf.nn.softmax(c(tf, M)),
+    "LogSoftmax": lambda tf: tf.nn.logSoftmax(c(tf, M)),
+    "SoftmaxCrossEntropyWithLogits": lambda tf: tf.nn.softmaxCrossEntropyWithLogits(
+        c(tf, M), c(tf, [[0.0, 1.0], [1.0, 0.0]])),
+    "SparseSoftmaxCrossEntropyWithLogits": lambda tf: tf.nn.sparseSoftmaxCrossEntropyWithLogits(
+        c(tf, M), c(tf, [1, 0])),
+    "L2Loss": lambda tf: tf.nn.l2Loss(c(tf, F)),
+    # random
+    "RandomUniform": lambda tf: tf.random.randomUniform(c(tf, [2]), TFloat32),
+    "RandomStandardNormal": lambda tf: tf.random.randomStandardNormal(c(tf, [2]), TFloat32),
+    "TruncatedNormal": lambda tf: tf.random.truncatedNormal(c(tf, [2]), TFloat32),
+    "RandomUniformInt": lambda tf: tf.random.randomUniformInt(c(tf, [2]), c(tf, 0), c(tf, 5)),
+    # train
+    "ApplyGradientDescent": lambda tf: tf.train.applyGradientDescent(
+        initialized(tf), c(tf, 0.1), c(tf, F)),
+    "ApplyMomentum": lambda tf: tf.train.applyMomentum(
+        initialized(tf), initialized(tf), c(tf, 0.1), c(tf, F), c(tf, 0.9)),
+    "ApplyAdam": lambda tf: tf.train.applyAdam(
+        initialized(tf), initialized(tf), initialized(tf), c(tf, 0.9), c(tf, 0.999), c(tf, 0.1),
+        c(tf, 0.9), c(tf, 0.999), c(tf, 1e-8), c(tf, F)),
+}
+
+
+def lowerCamel(name: str) -> str:
+    return name[0].lower() + name[1:]
+
+
+def className(spec: OpDef) -> str:
+    return spec.className or spec.type
+
+
+def facadeName(spec: OpDef) -> str:
+    return spec.facadeName or lowerCamel(className(spec))
+
+
+def defaultName(spec: OpDef) -> str:
+    return spec.defaultName or spec.type
+
+
+def opClass(spec: OpDef) -> Any:
+    return getattr(importlib.import_module(f"tfops.op.{spec.group}"), className(spec))
+
+
+def facadeMethod(tf: Ops, spec: OpDef) -> Callable[..., Any]:
+    """``tf.<name>`` for a core op, ``tf.<group>.<name>`` for the others."""
+    return getattr(tf if spec.group == "core" else getattr(tf, spec.group), facadeName(spec))
+
+
+class Split:
+    """Stands in for ``tf`` in a sample: the op under test comes from the facade ``op`` (after
+    ``beforeOp()``), every other call (its inputs) from the facade ``inputs``."""
+
+    def __init__(
+        self, spec: OpDef, inputs: Ops, op: Ops, beforeOp: Callable[[], None] = lambda: None
+    ) -> None:
+        self.spec, self.inputs, self.op, self.beforeOp = spec, inputs, op, beforeOp
+        self.calls = 0
+        self.args: tuple[Any, ...] = ()
+
+    def __getattr__(self, name: str) -> Any:
+        if self.spec.group != "core" and name == self.spec.group:
+            return Group(self, getattr(self.inputs, name))
+        if self.spec.group == "core" and name == facadeName(self.spec):
+            return self.createOp
+        return getattr(self.inputs, name)
+
+    def createOp(self, *args: Any, **kwargs: Any) -> Any:
+        self.calls += 1
+        self.args = args
+        self.beforeOp()
+        return facadeMethod(self.op, self.spec)(*args, **kwargs)
+
+
+class Group:
+    """A group of a :class:`Split` (``tf.math``...): its op's method, the inputs' others."""
+
+    def __init__(self, split: Split, inputs: Any) -> None:
+        self.split, self.inputs = split, inputs
+
+    def __getattr__(self, name: str) -> Any:
+        if name == facadeName(self.split.spec):
+            return self.split.createOp
+        return getattr(self.inputs, name)
+
+
+def sample(
+    spec: OpDef, inputs: Ops, op: Ops | None = None, beforeOp: Callable[[], None] = lambda: None
+) -> tuple[Any, tuple[Any, ...]]:
+    """The sample op of ``spec`` and the arguments of its facade method: its inputs from
+    ``inputs``, the op itself from ``op``'s facade method (default: ``inputs``), called once."""
+    split = Split(spec, inputs, inputs if op is None else op, beforeOp)
+    created = SAMPLES[spec.type](split)
+    assert split.calls == 1, f"the sample of {spec.type} calls tf.{facadeName(spec)} {split.calls}x"
+    return created, split.args
+
+
+def create(
+    spec: OpDef, inputs: Ops, op: Ops | None = None, beforeOp: Callable[[], None] = lambda: None
+) -> Any:
+    """The sample op of ``spec`` (see :func:`sample`)."""
+    return sample(spec, inputs, op, beforeOp)[0]
+
+
+every = pytest.mark.parametrize("spec", OPS, ids=lambda spec: spec.type)
+
+
+def test_samplesCoverEveryBuiltinOp() -> None:
+    assert len(OPS) == 107
+    assert sorted(SAMPLES) == sorted(spec.type for spec in OPS)
+
+
+# -- class and facade -----------------------------------------------------------------------
+@every
+def test_facadeMethodBuildsTheGeneratedClass(spec: OpDef, tf: Ops) -> None:
+    cls = opClass(spec)
+    assert cls.OP_NAME == spec.type
+    op = create(spec, tf)
+    assert type(op) is cls
+    assert op.op().type() == spec.type
+
+
+@every
+def test_inputsAreTheOperandsGivenInOrder(spec: OpDef, tf: Ops) -> None:
+    op, args = sample(spec, tf)
+    flat = [a for arg in args for a in (arg if isinstance(arg, list) else [arg])]
+    operands = [a.asOutput() for a in flat if hasattr(a, "asOutput")] if spec.inputs else []
+    assert list(op.op().inputs()) == operands
+    assert op.op().numInputs() == len(operands)
+
+
+@every
+def test_accessorsReturnTheOutputsInOrder(spec: OpDef, tf: Ops) -> None:
+    op = create(spec, tf)
+    outputs = list(op.op().outputs())
+    if len(spec.outputs) == 1 and spec.outputs[0].countAttr:
+        assert getattr(op, spec.outputs[0].name)() == outputs == list(op)
+        return
+    assert [getattr(op, o.name)() for o in spec.outputs] == outputs
+    assert [o.name() for o in outputs] == [f"{op.op().name()}:{i}" for i in range(len(outputs))]
+    if len(outputs) == 1:
+        assert op.asOutput() == outputs[0]
+    else:
+        assert not hasattr(op, "asOutput")
+
+
+@every
+def test_sampleRunsInASession(spec: OpDef, tf: Ops, graph: Graph) -> None:
+    op = create(spec, tf)
+    with Session(graph) as session:
+        session.initialize()
+        runner = session.runner()
+        if spec.type == "Placeholder":
+            runner.feed(op, np.array(F, np.float32))
+        for output in op.op().outputs():
+            runner.fetch(output)
+        if not op.op().outputs():
+            runner.addTarget(op)
+        for value in runner.run():
+            assert np.all(np.isfinite(np.asarray(value, np.float64)))
+
+
+# -- names ----------------------------------------------------------------------------------
+@every
+def test_defaultNameIsTheOpsDefaultNameThenNumbered(spec: OpDef, tf: Ops) -> None:
+    name = defaultName(spec)
+    names = [create(spec, tf).op().name() for _ in range(3)]
+    assert names == [name, f"{name}_1", f"{name}_2"]
+
+
+@every
+def test_withNameNamesTheOp(spec: OpDef, tf: Ops) -> None:
+    assert create(spec, tf, tf.withName("x")).op().name() == "x"
+    assert create(spec, tf, tf.withName("x")).op().name() == "x_1"
+
+
+@every
+def test_subScopePrefixesTheName(spec: OpDef, tf: Ops) -> None:
+    assert create(spec, tf, tf.withSubScope("layer")).op().name() == f"layer/{defaultName(spec)}"
+
+
+# -- rejected constructions -----------------------------------------------------------------
+@pytest.mark.parametrize("spec", [s for s in OPS if s.inputs], ids=lambda spec: spec.type)
+def test_rejectsAnOperandFromAnotherGraph(spec: OpDef, tf: Ops, graph: Graph) -> None:
+    with Graph() as other:
+        assertRejected(
+            graph, lambda: create(spec, Ops.create(other), tf), ValueError,
+            f"{spec.type} '{defaultName(spec)}' (created at {__file__}:", "another graph",
+        )
+    assert create(spec, tf).op().name() == defaultName(spec)  # the failure used no name
+
+
+@every
+def test_closedGraphRaisesIllegalStateError(spec: OpDef, tf: Ops, graph: Graph) -> None:
+    with pytest.raises(IllegalStateError, match="closed"):
+        create(spec, tf, beforeOp=graph.close)
+
+
+# -- docs -----------------------------------------------------------------------------------
+@every
+def test_docstringIsTheSummaryThenAnExample(spec: OpDef) -> None:
+    doc = opClass(spec).__doc__
+    assert doc.splitlines()[0] == spec.summary
+    assert "\n    Example:\n        >>> " in doc  # run by the generated modules' doctests
+
+
+@every
+def test_everyAccessorHasADocstring(spec: OpDef) -> None:
+    cls = opClass(spec)
+    for output in spec.outputs:
+        assert getattr(cls, output.name).__doc__, f"{cls.__name__}.{output.name}"
+    for name, member in vars(cls).items():
+        if not name.startswith("_") and callable(member):
+            assert member.__doc__, f"{cls.__name__}.{name}"
