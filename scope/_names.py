@@ -9,6 +9,10 @@ __all__ = ["NameRegistry", "NAME_PATTERN"]
 
 NAME_PATTERN = re.compile(r"[A-Za-z0-9.][A-Za-z0-9_.\-]*")
 
+_VALID: set[str] = set()
+"""Names already found valid (op types, sub-scope names): most names are checked many times."""
+_VALID_KEPT = 4096
+
 
 class NameRegistry:
     """Which names are taken under each prefix of one environment, and how to reject bad ones.
@@ -44,8 +48,12 @@ class NameRegistry:
 
     def checkName(self, name: object, what: str = "name") -> str:
         """Returns ``name`` if it is a valid op or scope name, else raises ``valueError``."""
+        if type(name) is str and name in _VALID:
+            return name
         if not isinstance(name, str) or NAME_PATTERN.fullmatch(name) is None:
             raise self.invalid(name, what)
+        if len(_VALID) < _VALID_KEPT:
+            _VALID.add(name)
         return name
 
     def invalid(self, name: object, what: str) -> ValueError:
@@ -58,17 +66,22 @@ class NameRegistry:
     def makeUnique(self, prefix: str, name: str) -> str:
         """Reserves and returns ``name`` under ``prefix``, suffixed ``_N`` if already taken."""
         with self.lock:
-            ids = self._ids.setdefault(prefix, {})
-            if name not in ids:
-                self._set(prefix, ids, name, 1)
+            ids = self._ids.get(prefix)
+            if ids is None:
+                ids = self._ids[prefix] = {}
+            n = ids.get(name)
+            if n is None:
+                self._journal.append((prefix, name, None))
+                ids[name] = 1
                 return name
-            n = ids[name]
             candidate = f"{name}_{n}"
             while candidate in ids:
                 n += 1
                 candidate = f"{name}_{n}"
-            self._set(prefix, ids, name, n + 1)
-            self._set(prefix, ids, candidate, 1)
+            self._journal.append((prefix, name, ids[name]))
+            ids[name] = n + 1
+            self._journal.append((prefix, candidate, None))
+            ids[candidate] = 1
             return candidate
 
     def isTaken(self, prefix: str, name: str) -> bool:
@@ -96,6 +109,3 @@ class NameRegistry:
                 else:
                     ids[name] = previous
 
-    def _set(self, prefix: str, ids: dict[str, int], name: str, value: int) -> None:
-        self._journal.append((prefix, name, ids.get(name)))
-        ids[name] = value

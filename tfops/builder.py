@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, final
 
 import numpy as np
 
 from scope import NAME_PATTERN, HasOp, Scope
 from tfops.errors import DataTypeError, IllegalArgumentError
-from tfops.opdef import NO_DEFAULT, InferContext, OpDef, lookupOp
+from tfops.opdef import NO_DEFAULT, InferContext, InputDef, OpDef, lookupOp
 from tfops.operation import Operation, userSite
 from tfops.output import Output
 from tfops.shape import Shape
@@ -157,8 +157,9 @@ class OperationBuilder:
                 f"{self._type} '{self._name}' (created at {self._site}): an operation "
                 "with this name already exists in the graph"
             )
-        attrs = self._checkAttrs(opdef)
-        types, shapes = self._infer(opdef, attrs)
+        sig = _signature(opdef)
+        attrs = self._checkAttrs(opdef, sig)
+        types, shapes = self._infer(opdef, sig, attrs)
         op = Operation(
             graph,
             self._name,
@@ -203,16 +204,13 @@ class OperationBuilder:
             )
         return out
 
-    def _checkAttrs(self, opdef: OpDef) -> dict[str, Any]:
+    def _checkAttrs(self, opdef: OpDef, sig: _Signature) -> dict[str, Any]:
         given = self._attrs
-        attrDefs = opdef.attrs
         if given:
-            known = {a.name for a in attrDefs}
             for name in given:
-                if name not in known:
-                    names = ", ".join(a.name for a in attrDefs) or "none"
+                if name not in sig.attrNames:
+                    names = ", ".join(a.name for a in opdef.attrs) or "none"
                     raise self._error(f"unknown attribute {name!r} (known: {names})")
-        # input structure
         groups = self._inputGroups
         specs = opdef.inputs
         if len(groups) != len(specs):
@@ -222,52 +220,69 @@ class OperationBuilder:
             )
         attrs: dict[str, Any] = {}
         inputs = self._inputs
-        position = 0
-        for spec, group in zip(specs, groups, strict=True):
-            if spec.isList != (group is not None):
-                kind = "a list of tensors" if spec.isList else "a single tensor"
-                raise self._error(f"input '{spec.name}' must be {kind}")
-            if group is not None:
-                if group == 0:
-                    raise self._error(f"input list '{spec.name}' must not be empty")
-                attrs["N"] = group
-            # type attributes: bound by inputs, or given
-            count = 1 if group is None else group
-            for out in inputs[position : position + count] if count != 1 else (inputs[position],):
-                dtype = out._op._outputTypes[out._index]
-                if spec.isRef and not out._op._opdef.outputs[out._index].isRef:
-                    raise self._error(
-                        f"input '{spec.name}' must be a variable (the output of a Variable op), "
-                        f"got '{out.name()}' of type {out.op().type()}"
-                    )
-                if spec.dtype is not None and dtype is not spec.dtype:
-                    raise self._typeError(
-                        f"input '{spec.name}' must be {spec.dtype.NAME}, got {dtype.NAME} "
-                        f"from '{out.name()}'"
-                    )
-                typeAttr = spec.typeAttr
-                if typeAttr is not None:
-                    bound = attrs.get(typeAttr) or given.get(typeAttr)
-                    if bound is not None and bound is not dtype:
-                        raise self._typeError(
-                            f"input '{spec.name}' has data type {dtype.NAME} (from "
-                            f"'{out.name()}') but {typeAttr} is {bound.NAME}; "
-                            "inputs of one type attribute must have the same data type"
-                        )
-                    attrs[typeAttr] = dtype
-            position += count
-        for a in attrDefs:
-            name = a.name
+        if sig.plain and not given:  # single inputs bound to their type attributes, no refs
+            for n, (typeAttr, fixed) in enumerate(sig.inputTypes):
+                if groups[n] is not None:
+                    raise self._error(f"input '{specs[n].name}' must be a single tensor")
+                dtype = inputs[n]._dtype
+                if typeAttr is None:
+                    if dtype is not fixed:
+                        self._checkInput(specs[n], inputs[n], attrs, given)
+                elif attrs.setdefault(typeAttr, dtype) is not dtype:
+                    self._checkInput(specs[n], inputs[n], attrs, given)
+        else:
+            position = 0
+            for spec, group in zip(specs, groups, strict=True):
+                if spec.isList != (group is not None):
+                    kind = "a list of tensors" if spec.isList else "a single tensor"
+                    raise self._error(f"input '{spec.name}' must be {kind}")
+                if group is not None:
+                    if group == 0:
+                        raise self._error(f"input list '{spec.name}' must not be empty")
+                    attrs["N"] = group
+                count = 1 if group is None else group
+                for out in inputs[position : position + count]:
+                    self._checkInput(spec, out, attrs, given)
+                position += count
+        for name, kind, allowed, allowedSet, default, doc in sig.attrs:
             if name in given:
                 value = given[name]
             elif name in attrs:
                 value = attrs[name]
-            elif a.default is not NO_DEFAULT:
-                value = a.default
+                if value in allowedSet:
+                    continue  # a type an input bound, one the op allows: nothing to convert
+            elif default is not NO_DEFAULT:
+                value = default
             else:
-                raise self._error(f"attribute {name!r} is required ({a.doc})")
-            attrs[name] = self._checkAttrValue(name, a.kind, a.allowed, value)
+                raise self._error(f"attribute {name!r} is required ({doc})")
+            attrs[name] = self._checkAttrValue(name, kind, allowed, value)
         return attrs
+
+    def _checkInput(
+        self, spec: InputDef, out: Output[TType], attrs: dict[str, Any], given: dict[str, Any]
+    ) -> None:
+        """Checks one input against its spec and binds its type attribute in ``attrs``."""
+        dtype = out._dtype
+        if spec.isRef and not out._op._opdef.outputs[out._index].isRef:
+            raise self._error(
+                f"input '{spec.name}' must be a variable (the output of a Variable op), "
+                f"got '{out.name()}' of type {out.op().type()}"
+            )
+        if spec.dtype is not None and dtype is not spec.dtype:
+            raise self._typeError(
+                f"input '{spec.name}' must be {spec.dtype.NAME}, got {dtype.NAME} "
+                f"from '{out.name()}'"
+            )
+        typeAttr = spec.typeAttr
+        if typeAttr is not None:
+            bound = attrs.get(typeAttr) or given.get(typeAttr)
+            if bound is not None and bound is not dtype:
+                raise self._typeError(
+                    f"input '{spec.name}' has data type {dtype.NAME} (from "
+                    f"'{out.name()}') but {typeAttr} is {bound.NAME}; "
+                    "inputs of one type attribute must have the same data type"
+                )
+            attrs[typeAttr] = dtype
 
     def _checkAttrValue(
         self, name: str, kind: str, allowed: tuple[type[TType], ...], value: Any
@@ -328,38 +343,20 @@ class OperationBuilder:
         return value
 
     def _infer(
-        self, opdef: OpDef, attrs: dict[str, Any]
+        self, opdef: OpDef, sig: _Signature, attrs: dict[str, Any]
     ) -> tuple[tuple[type[TType], ...], tuple[Shape, ...]]:
         types: list[type[TType]] = []
-        for o in opdef.outputs:
-            t = attrs[o.typeAttr] if o.typeAttr is not None else o.dtype
-            assert t is not None, f"output {o.name} of {opdef.type} has no data type"
-            if o.countAttr:
-                types.extend([t] * int(attrs[o.countAttr]))
+        for typeAttr, fixed, countAttr in sig.outputTypes:
+            t = attrs[typeAttr] if typeAttr is not None else fixed
+            assert t is not None, f"an output of {opdef.type} has no data type"
+            if countAttr:
+                types.extend([t] * int(attrs[countAttr]))
             else:
                 types.append(t)
-        shapes: list[Shape] = []
-        inputTypes: list[type[TType]] = []
-        constants: list[np.ndarray[Any, Any] | None] = []
-        shapeValues: list[Shape | None] = []
-        for out in self._inputs:
-            source = out._op
-            shapes.append(source._outputShapes[out._index])
-            inputTypes.append(source._outputTypes[out._index])
-            kind = source._type
-            constants.append(
-                cast("np.ndarray[Any, Any]", source._attrs["value"]) if kind == "Const" else None
-            )
-            shapeValues.append(source._inputs[0].shape() if kind == "Shape" else None)
+        inputs = self._inputs
         ctx = InferContext(
-            opType=self._type,
-            opName=self._name,
-            site=self._site,
-            shapes=tuple(shapes),
-            types=tuple(inputTypes),
-            attrs=attrs,
-            constants=tuple(constants),
-            shapeValues=tuple(shapeValues),
+            self._type, self._name, self._site, tuple([i._shape for i in inputs]),
+            tuple([i._dtype for i in inputs]), attrs, inputs,
         )
         inferred = tuple(opdef.infer(ctx))
         if len(inferred) != len(types):
@@ -367,3 +364,34 @@ class OperationBuilder:
                 f"shape rule returned {len(inferred)} shape(s) for {len(types)} output(s)"
             )
         return tuple(types), inferred
+
+
+@final
+class _Signature:
+    """What checking an op against its spec needs, worked out once per op type."""
+
+    __slots__ = ("attrNames", "attrs", "inputTypes", "outputTypes", "plain")
+
+    def __init__(self, opdef: OpDef) -> None:
+        self.attrNames = frozenset(a.name for a in opdef.attrs)
+        self.attrs = tuple(
+            (a.name, a.kind, a.allowed, frozenset(a.allowed) if a.kind == "type" else frozenset(),
+             a.default, a.doc) for a in opdef.attrs
+        )
+        self.inputTypes = tuple((i.typeAttr, i.dtype) for i in opdef.inputs)
+        self.outputTypes = tuple((o.typeAttr, o.dtype, o.countAttr) for o in opdef.outputs)
+        # every input a single tensor with a type attribute or a fixed type, none a reference
+        self.plain = all(
+            not i.isList and not i.isRef and (i.typeAttr is None) != (i.dtype is None)
+            for i in opdef.inputs
+        )
+
+
+_SIGNATURES: dict[str, _Signature] = {}
+
+
+def _signature(opdef: OpDef) -> _Signature:
+    found = _SIGNATURES.get(opdef.type)
+    if found is None:
+        found = _SIGNATURES[opdef.type] = _Signature(opdef)
+    return found

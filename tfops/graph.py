@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator, Sequence
-from contextvars import Token
 from types import TracebackType
 
 from scope import NameRegistry, Scope
 from tfops.builder import OperationBuilder
 from tfops.errors import DataTypeError, IllegalArgumentError, IllegalStateError
-from tfops.operation import _SITE, Operation, userSite
+from tfops.operation import Operation, userSite
 from tfops.output import Output
 from tfops.types import TType
 
@@ -20,7 +19,7 @@ __all__ = ["Graph", "Operation", "userSite"]
 class _Transaction:
     """The context of :meth:`Graph._transaction` (a class: cheaper than a generator)."""
 
-    __slots__ = ("_graph", "_opMark", "_nameMark", "_token")
+    __slots__ = ("_graph", "_opMark", "_nameMark")
 
     def __init__(self, graph: Graph) -> None:
         self._graph = graph
@@ -33,14 +32,10 @@ class _Transaction:
             raise IllegalStateError("the graph is closed")
         self._opMark = len(graph._opList)
         self._nameMark = len(graph._names._journal)
+        if not graph._txDepth:
+            graph._txSite = userSite()
         graph._txDepth += 1
-        site = _SITE.get()
-        if site is None:
-            site = userSite()
-            self._token: Token[str | None] | None = _SITE.set(site)
-        else:
-            self._token = None
-        return site  # where the user's code made this construction call
+        return graph._txSite  # where the user's code made this construction call
 
     def __exit__(
         self,
@@ -55,10 +50,10 @@ class _Transaction:
                 graph._names.rollback(self._nameMark)
         finally:
             graph._txDepth -= 1
-            if self._token is not None:
-                _SITE.reset(self._token)
-            if excType is None and graph._txDepth == 0:
-                graph._names.commit()
+            if not graph._txDepth:
+                if excType is None:
+                    graph._names.commit()
+                graph._txSite = ""
             graph._lock.release()
 
 
@@ -86,6 +81,10 @@ class Graph:
         self._opList: list[Operation] = []
         self._closed = False
         self._txDepth = 0
+        # while a transaction is open (its thread holds the lock): where the user's code made
+        # the construction call, given to every op the call creates (converted constants,
+        # gradient ops)
+        self._txSite = ""
         self._initializers: list[Operation] = []
         self._baseScope = Scope(self)
 
@@ -216,27 +215,33 @@ class Graph:
                 self._names.rollback(mark)
 
     def _add(self, op: Operation, reserved: bool = False) -> None:
-        """Adds a built op; ``reserved``: its name was reserved by ``scope.makeOpName``."""
-        with self._lock:
-            name = op._name
-            if name in self._byName:
-                raise IllegalArgumentError(
-                    f"an operation named '{name}' already exists in the graph "
-                    f"(created at {self._byName[name]._site})"
-                )
-            if not reserved:
-                prefix, _, base = name.rpartition("/")
-                if not self._names.isTaken(prefix, base):
-                    self._names.makeUnique(prefix, base)
-            op._id = len(self._opList)
-            self._opList.append(op)
-            self._byName[name] = op
-            inputs = op._inputs
-            if len(inputs) == 1:
-                inputs[0]._op._consumers.append(op)
-            else:
-                for source in dict.fromkeys(i._op for i in inputs):
-                    source._consumers.append(op)
+        """Adds a built op, inside a transaction (whose thread holds the lock); ``reserved``:
+        its name was reserved by ``scope.makeOpName``."""
+        name = op._name
+        if name in self._byName:
+            raise IllegalArgumentError(
+                f"an operation named '{name}' already exists in the graph "
+                f"(created at {self._byName[name]._site})"
+            )
+        if not reserved:
+            prefix, _, base = name.rpartition("/")
+            if not self._names.isTaken(prefix, base):
+                self._names.makeUnique(prefix, base)
+        op._id = len(self._opList)
+        self._opList.append(op)
+        self._byName[name] = op
+        inputs = op._inputs
+        n = len(inputs)
+        if n == 1:
+            inputs[0]._op._consumers.append(op)
+        elif n == 2:
+            first, second = inputs[0]._op, inputs[1]._op
+            first._consumers.append(op)
+            if second is not first:
+                second._consumers.append(op)
+        elif n:
+            for source in dict.fromkeys(i._op for i in inputs):
+                source._consumers.append(op)
 
     def _removeUnused(self, mark: int, kept: Sequence[Output[TType]]) -> None:
         """Removes the ops added since ``mark`` that no output in ``kept`` depends on (what a

@@ -13,14 +13,17 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, cast, final
 
 import numpy as np
-from attrs import field, frozen
+from attrs import frozen
 
 from tfops.errors import IllegalArgumentError
 from tfops.shape import Shape
 from tfops.types import TType
+
+if TYPE_CHECKING:
+    from tfops.output import Output
 
 __all__ = [
     "AttrDef",
@@ -105,14 +108,17 @@ class AttrDef:
         return self.default is not NO_DEFAULT
 
 
-@frozen
+@final
 class InferContext:
     """What a shape rule sees: the new op's identity, its inputs and attributes.
 
-    ``constants[i]`` is the value of input ``i`` when it is produced by a ``Const`` op, so shape
-    rules can use constant axes and shapes; ``shapeValues[i]`` is the static shape of ``x`` when
-    input ``i`` is ``Shape(x)``.
+    ``shapes[i]`` and ``types[i]`` are the static shape and data type of input ``i``;
+    ``constants[i]`` is its value when it is produced by a ``Const`` op, so shape rules can use
+    constant axes and shapes; ``shapeValues[i]`` is the static shape of ``x`` when input ``i``
+    is ``Shape(x)``.
     """
+
+    __slots__ = ("opType", "opName", "site", "shapes", "types", "attrs", "_inputs")
 
     opType: str
     opName: str
@@ -120,8 +126,40 @@ class InferContext:
     shapes: tuple[Shape, ...]
     types: tuple[type[TType], ...]
     attrs: Mapping[str, Any]
-    constants: tuple[np.ndarray[Any, Any] | None, ...] = field(factory=tuple)
-    shapeValues: tuple[Shape | None, ...] = field(factory=tuple)
+
+    def __init__(
+        self,
+        opType: str,
+        opName: str,
+        site: str,
+        shapes: tuple[Shape, ...],
+        types: tuple[type[TType], ...],
+        attrs: Mapping[str, Any],
+        inputs: Sequence[Output[TType]] = (),
+    ) -> None:
+        self.opType = opType
+        self.opName = opName
+        self.site = site
+        self.shapes = shapes
+        self.types = types
+        self.attrs = attrs
+        self._inputs = inputs
+
+    @property
+    def constants(self) -> tuple[np.ndarray[Any, Any] | None, ...]:
+        """Per input, its value when a ``Const`` op produces it, else ``None``."""
+        return tuple(
+            cast("np.ndarray[Any, Any]", i._op._attrs["value"]) if i._op._type == "Const"
+            else None
+            for i in self._inputs
+        )
+
+    @property
+    def shapeValues(self) -> tuple[Shape | None, ...]:
+        """Per input, the static shape of ``x`` when the input is ``Shape(x)``, else ``None``."""
+        return tuple(
+            i._op._inputs[0]._shape if i._op._type == "Shape" else None for i in self._inputs
+        )
 
     def error(self, message: str) -> IllegalArgumentError:
         """An error naming this op and where it is being created."""

@@ -6,7 +6,6 @@ import contextlib
 import os
 import sys
 from collections.abc import Mapping
-from contextvars import ContextVar
 from typing import TYPE_CHECKING
 
 from tfops.errors import IllegalArgumentError
@@ -29,18 +28,9 @@ _EXAMPLES_DIR = os.path.join(_LIBRARY_DIRS[0], "examples") + os.sep
 _CONTEXTLIB = contextlib.__file__  # the frames of our own ``with`` blocks are not the user's
 
 
-_SITE: ContextVar[str | None] = ContextVar("userSite", default=None)
-
-
 def userSite() -> str:
     """Returns ``file:line`` of the innermost caller outside tfops (examples count as user code).
-
-    Inside a graph transaction the site found when it began is reused: every op that one user
-    call creates (converted constants, gradient ops) was created at the same place.
     """
-    known = _SITE.get()
-    if known is not None:
-        return known
     frame = sys._getframe(1)
     while frame is not None:
         code = frame.f_code
@@ -76,8 +66,6 @@ class Operation:
         "_controlInputs",
         "_attrs",
         "_device",
-        "_outputTypes",
-        "_outputShapes",
         "_consumers",
         "_opdef",
         "_site",
@@ -107,15 +95,14 @@ class Operation:
         self._controlInputs = controlInputs
         self._attrs = attrs if type(attrs) is dict else dict(attrs)  # the builder's own
         self._device = device
-        self._outputTypes = outputTypes
-        self._outputShapes = outputShapes
         self._consumers: list[Operation] = []
         self._site = site
         self._id = -1
-        self._hash = hash((id(graph), name))
-        n = len(outputTypes)
+        self._hash = hash(name) ^ id(graph)
         self._outs: tuple[Output[TType], ...] = (
-            (Output(self, 0),) if n == 1 else tuple(Output(self, i) for i in range(n))
+            (Output(self, 0, outputTypes[0], outputShapes[0]),) if len(outputTypes) == 1
+            else tuple(Output(self, i, t, s) for i, (t, s) in enumerate(
+                zip(outputTypes, outputShapes, strict=True)))
         )
 
     def graph(self) -> Graph:
@@ -132,13 +119,13 @@ class Operation:
 
     def numOutputs(self) -> int:
         """Returns the number of outputs."""
-        return len(self._outputTypes)
+        return len(self._outs)
 
     def output(self, idx: int) -> Output[TType]:
         """Returns the ``idx``-th output."""
-        if not 0 <= idx < len(self._outputTypes):
+        if not 0 <= idx < len(self._outs):
             raise IllegalArgumentError(
-                f"op '{self._name}' of type {self._type} has {len(self._outputTypes)} "
+                f"op '{self._name}' of type {self._type} has {len(self._outs)} "
                 f"output(s); there is no output {idx}"
             )
         return self._outs[idx]

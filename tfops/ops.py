@@ -1355,40 +1355,64 @@ class Ops:
         ('x', 'layer/Exp')
     """
 
-    __slots__ = ("_scope",)
+    __slots__ = ("_scope", "_math", "_dtypes", "_linalg", "_nn", "_random", "_train")
 
     def __init__(self, scope: Scope) -> None:
         self._scope = scope
+        self._math: MathOps | None = None
+        self._dtypes: DtypesOps | None = None
+        self._linalg: LinalgOps | None = None
+        self._nn: NnOps | None = None
+        self._random: RandomOps | None = None
+        self._train: TrainOps | None = None
 
     @property
     def math(self) -> MathOps:
         """The ``math`` ops (``tf.math.<op>``)."""
-        return MathOps(self._scope)
+        group = self._math
+        if group is None:
+            group = self._math = MathOps(self._scope)
+        return group
 
     @property
     def dtypes(self) -> DtypesOps:
         """The ``dtypes`` ops (``tf.dtypes.<op>``)."""
-        return DtypesOps(self._scope)
+        group = self._dtypes
+        if group is None:
+            group = self._dtypes = DtypesOps(self._scope)
+        return group
 
     @property
     def linalg(self) -> LinalgOps:
         """The ``linalg`` ops (``tf.linalg.<op>``)."""
-        return LinalgOps(self._scope)
+        group = self._linalg
+        if group is None:
+            group = self._linalg = LinalgOps(self._scope)
+        return group
 
     @property
     def nn(self) -> NnOps:
         """The ``nn`` ops (``tf.nn.<op>``)."""
-        return NnOps(self._scope)
+        group = self._nn
+        if group is None:
+            group = self._nn = NnOps(self._scope)
+        return group
 
     @property
     def random(self) -> RandomOps:
         """The ``random`` ops (``tf.random.<op>``)."""
-        return RandomOps(self._scope)
+        group = self._random
+        if group is None:
+            group = self._random = RandomOps(self._scope)
+        return group
 
     @property
     def train(self) -> TrainOps:
         """The ``train`` ops (``tf.train.<op>``)."""
-        return TrainOps(self._scope)
+        group = self._train
+        if group is None:
+            group = self._train = TrainOps(self._scope)
+        return group
 
     @staticmethod
     def create(env: ExecutionEnvironment) -> Ops:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Generic, Protocol, TypeVar, cast, runtime_checkable
+from typing import TYPE_CHECKING, Generic, Protocol, TypeVar, runtime_checkable
 
 from attrs import frozen
 
@@ -19,7 +19,8 @@ T_co = TypeVar("T_co", bound=TType, covariant=True)
 
 @frozen(repr=False, eq=False)
 class Output(Generic[T_co]):
-    """A symbolic handle to the ``index``-th tensor produced by an operation.
+    """A symbolic handle to the ``index``-th tensor produced by an operation, with the data
+    type and static shape the op was created with.
 
     Outputs are values: two handles to the same output of the same operation are equal.
 
@@ -34,6 +35,8 @@ class Output(Generic[T_co]):
 
     _op: Operation
     _index: int
+    _dtype: type[T_co]
+    _shape: Shape
 
     def op(self) -> Operation:
         """Returns the operation that produces this output."""
@@ -45,11 +48,11 @@ class Output(Generic[T_co]):
 
     def shape(self) -> Shape:
         """Returns the static shape, as inferred at construction."""
-        return self._op._outputShapes[self._index]
+        return self._shape
 
     def dataType(self) -> type[T_co]:
         """Returns the data type class (``TFloat32``...)."""
-        return cast("type[T_co]", self._op._outputTypes[self._index])
+        return self._dtype
 
     def asOutput(self) -> Output[T_co]:
         """Returns this output (every ``Operand`` has ``asOutput``)."""

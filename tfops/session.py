@@ -224,7 +224,8 @@ class Runner:
         if asOutput is None:
             raise IllegalArgumentError(f"{operand!r} is neither an Operand nor a name")
         out: Output[TType] = asOutput()
-        self._checkGraph(out.op())
+        if out._op._graph is not self._graph:
+            self._checkGraph(out._op)
         return out
 
     def _checkFeed(self, out: Output[TType], value: object) -> Array:

@@ -34,13 +34,24 @@ class Shape:
     @staticmethod
     def of(*dimensions: int) -> Shape:
         """Returns the shape with the given dimension sizes; ``-1`` is an unknown size."""
+        if not dimensions:
+            return _SCALAR
+        converted = False
         for d in dimensions:
-            if not isinstance(d, (int, np.integer)) or isinstance(d, bool) or d < UNKNOWN_SIZE:
-                raise IllegalArgumentError(
-                    f"invalid dimension size {d!r} in Shape.of{dimensions}: sizes are ints, "
-                    "-1 for unknown"
-                )
-        return Shape(tuple(int(d) for d in dimensions))
+            if type(d) is not int:
+                if not isinstance(d, (int, np.integer)) or isinstance(d, bool):
+                    raise Shape._invalid(d, dimensions)
+                converted = True
+            if d < UNKNOWN_SIZE:
+                raise Shape._invalid(d, dimensions)
+        return Shape(tuple(int(d) for d in dimensions) if converted else dimensions)
+
+    @staticmethod
+    def _invalid(d: object, dimensions: tuple[object, ...]) -> IllegalArgumentError:
+        return IllegalArgumentError(
+            f"invalid dimension size {d!r} in Shape.of{dimensions}: sizes are ints, -1 for "
+            "unknown"
+        )
 
     @staticmethod
     def scalar() -> Shape:

@@ -14,6 +14,8 @@ from tfops.graph import Graph
 from tfops.opdef import OpDef, lookupOp
 from tfops.operation import Operation, userSite
 from tfops.output import Output
+from tfops.shape import Shape
+from tfops.spec.core import CONST
 from tfops.types import (
     ALL_TYPES,
     TBool,
@@ -34,6 +36,7 @@ TensorValue: TypeAlias = Union[
 """A value that becomes a ``Const`` where an operand is expected."""
 
 _INT32 = np.iinfo(np.int32)
+
 _SUPPORTED = frozenset(t.DTYPE for t in ALL_TYPES)
 
 
@@ -112,7 +115,8 @@ def toTensor(
 def toOperand(
     scope: Scope, value: object, preferred: type[TType] | None = None, what: str = "value"
 ) -> Output[TType]:
-    """``value`` as an output: an operand's own, or a new ``Const`` in ``scope`` for a value."""
+    """``value`` as an output: an operand's own, or a new ``Const`` in ``scope`` for a value
+    (call inside a transaction of the scope's graph)."""
     return _asOutput(scope, value, preferred, what)
 
 
@@ -132,18 +136,23 @@ def _asOutput(
 
 
 def _constant(scope: Scope, value: np.ndarray[Any, Any], dtype: type[TType]) -> Output[TType]:
-    """A new ``Const`` for a converted value, in the scope's sub-scope but never under the name
-    the scope gives its next op (that name is the op's, not its converted inputs')."""
+    """A new ``Const`` for a value :func:`toTensor` converted, in the scope's sub-scope but never
+    under the name the scope gives its next op (that name is the op's, not its converted
+    inputs'). Called inside the transaction of the op it is an input of, whose site it takes.
+
+    The value and its data type are already what the ``Const`` spec asks for, and its shape is
+    the value's: the operation is made directly, without the builder's checks of them.
+    """
     graph = _graphOf(scope, "Const")
     if scope._opName is not None:
-        scope = scope._atPrefix(scope.prefix())
-    opdef = lookupOp("Const")
-    assert opdef is not None
-    attrs: dict[str, object] = {"value": value, "dtype": dtype}
-    with graph._transaction() as site:
-        name = scope.makeOpName("Const")
-        builder = OperationBuilder._made(graph, "Const", name, scope, [], [], attrs, site)
-        return builder._add(opdef).output(0)
+        scope = scope._atPrefix(scope._prefix)
+    op = Operation(
+        graph, scope.makeOpName("Const"), CONST, (), scope._controls,
+        {"value": value, "dtype": dtype}, scope._device, (dtype,), (Shape.of(*value.shape),),
+        graph._txSite,
+    )
+    graph._add(op, True)
+    return op._outs[0]
 
 
 def _preferredTypes(opdef: OpDef, inputs: Sequence[object], attrs: Mapping[str, object]) -> dict[
@@ -201,35 +210,32 @@ def build(
         raise IllegalArgumentError(f"unknown op type {opType!r}")
     graph = scope._env if type(scope._env) is Graph else _graphOf(scope, opType)
     allAttrs = {k: v for k, v in attrs.items() if v is not None} if attrs else {}
-    for option in options:
-        if not hasattr(option, "__attrs_attrs__"):
-            raise DataTypeError(f"{opType}: {option!r} is not an option of {opType}")
-        for attribute in option.__attrs_attrs__:
-            field, value = attribute.name, getattr(option, attribute.name)
-            if value is None:
-                continue
-            spec = next((a for a in opdef.attrs if a.option == field), None)
-            if spec is None:
-                raise DataTypeError(f"{opType} has no option {field!r}")
-            allAttrs[spec.name] = value
-    if len(inputs) != len(opdef.inputs):
-        raise IllegalArgumentError(f"{opType} takes {len(opdef.inputs)} input(s)")
+    if options:
+        _applyOptions(opdef, options, allAttrs)
+    specs = opdef.inputs
+    if len(inputs) != len(specs):
+        raise IllegalArgumentError(f"{opType} takes {len(specs)} input(s)")
     with graph._transaction() as site:
         if allAttrs:
             _convertTensorAttrs(opdef, allAttrs, site)
         flat: list[Output[TType]] = []
         groups: list[int | None] = []
         preferred: dict[str, type[TType]] | None = None
-        for arg, value in zip(opdef.inputs, inputs, strict=True):
+        foreign = False
+        for n, value in enumerate(inputs):
+            arg = specs[n]
             if not arg.isList:
-                asOutput = getattr(value, "asOutput", None)
-                out = asOutput() if asOutput is not None else None
+                out = value if type(value) is Output else None
+                if out is None:
+                    asOutput = getattr(value, "asOutput", None)
+                    out = asOutput() if asOutput is not None else None
                 if out is None or out._op._graph is not graph:  # a value, or a foreign operand
                     if preferred is None:
                         preferred = _preferredTypes(opdef, inputs, allAttrs)
                     what = f"{opType} input '{arg.name}' (created at {site})"
                     hint = arg.dtype or (preferred.get(arg.typeAttr) if arg.typeAttr else None)
                     out = _asOutput(scope, value, hint, what)
+                    foreign = foreign or out._op._graph is not graph
                 flat.append(out)
                 groups.append(None)
                 continue
@@ -242,15 +248,32 @@ def build(
             outs = [_asOutput(scope, v, hint, what) for v in value]
             flat.extend(outs)
             groups.append(len(outs))
+            foreign = foreign or any(o._op._graph is not graph for o in outs)
         name = scope.makeOpName(opdef.defaultName or opType)
         builder = OperationBuilder._made(graph, opType, name, scope, flat, groups, allAttrs, site)
-        for out in flat:
-            if out._op._graph is not graph:
-                raise builder._error(
-                    f"input '{out.name()}' belongs to another graph; operands must come from "
-                    "the graph the op is added to"
-                )
+        if foreign:
+            out = next(o for o in flat if o._op._graph is not graph)
+            raise builder._error(
+                f"input '{out.name()}' belongs to another graph; operands must come from the "
+                "graph the op is added to"
+            )
         return builder._add(opdef)
+
+
+def _applyOptions(opdef: OpDef, options: Sequence[object], attrs: dict[str, object]) -> None:
+    """Sets the attributes that Java-style option objects carry (fields named as the options)."""
+    opType = opdef.type
+    for option in options:
+        if not hasattr(option, "__attrs_attrs__"):
+            raise DataTypeError(f"{opType}: {option!r} is not an option of {opType}")
+        for attribute in option.__attrs_attrs__:
+            field, value = attribute.name, getattr(option, attribute.name)
+            if value is None:
+                continue
+            spec = next((a for a in opdef.attrs if a.option == field), None)
+            if spec is None:
+                raise DataTypeError(f"{opType} has no option {field!r}")
+            attrs[spec.name] = value
 
 
 def _convertTensorAttrs(opdef: OpDef, attrs: dict[str, object], site: str) -> None:

@@ -122,10 +122,16 @@ def renderFacade(byGroup: dict[str, list[_Op]]) -> str:
         )
         for op in byGroup[g]:
             out.append("\n" + _facadeMethod(op))
-    out.append(_OPS_CLASS.replace("{GROUP_FIELDS}", "".join(
+    out.append(_OPS_CLASS.replace("{SLOTS}", "".join(f', "_{g}"' for g in groups)).replace(
+        "{NONES}", "".join(f"        self._{g}: {g.capitalize()}Ops | None = None\n"
+                           for g in groups)
+    ).replace("{GROUP_FIELDS}", "".join(
         f"\n    @property\n    def {g}(self) -> {g.capitalize()}Ops:\n"
         f'        """The ``{g}`` ops (``tf.{g}.<op>``)."""\n'
-        f"        return {g.capitalize()}Ops(self._scope)\n" for g in groups
+        f"        group = self._{g}\n"
+        f"        if group is None:\n"
+        f"            group = self._{g} = {g.capitalize()}Ops(self._scope)\n"
+        f"        return group\n" for g in groups
     )))
     for op in byGroup.get("core", []):
         if op.facade not in HANDWRITTEN_FACADE:
@@ -171,11 +177,11 @@ class Ops:
         ('x', 'layer/Exp')
     \"\"\"
 
-    __slots__ = ("_scope",)
+    __slots__ = ("_scope"{SLOTS})
 
     def __init__(self, scope: Scope) -> None:
         self._scope = scope
-{GROUP_FIELDS}
+{NONES}{GROUP_FIELDS}
     @staticmethod
     def create(env: ExecutionEnvironment) -> Ops:
         \"\"\"Creates an API for building operations in ``env`` (a ``Graph``).

@@ -175,6 +175,18 @@ are in the [op reference](ops.md).
 
 ::: tfops.Result
 
+::: tfops.backend.Backend
+
+::: tfops.backend.NumpyBackend
+
+::: tfops.backend.NumpyOptions
+
+::: tfops.op.OpDef
+
+::: tfops.op.GradOp
+
+::: tfops.backend.numpy.KernelSite
+
 ::: tfops.types
 
 ::: tfops.errors

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from tfops.ops import Ops
 
 
-registerOp(
+CONST = registerOp(
     OpDef(
         type="Const",
         group="core",

@@ -78,7 +78,10 @@ class _Plan:
                 large = self._largeAlways
                 if not large:
                     threshold = self._context.options.large
-                    large = any(v.size >= threshold for v in values)
+                    for v in values:
+                        if v.size >= threshold:
+                            large = True
+                            break
                 if large:
                     return (self._large or self._generateLarge())(*values)
             small = self._small
