@@ -2,9 +2,11 @@
 facade method that builds it (its inputs and output accessors), its names (default, ``withName``,
 sub-scope), the rejection of an operand of another graph and of a closed graph, and its docs.
 
-``SAMPLES`` creates each op with small valid inputs (each sample also runs in a session); a test
-checks that it covers ``builtinOps()`` exactly, so a new op needs a row here. The per-op modules
-in ``tests/op`` do not repeat these checks.
+Each op is created with small valid inputs (each sample also runs in a session): an op whose
+inputs are single tensors that take float32 (or bool) and that needs no parameter gets float32
+(or bool) vectors by default; ``SAMPLES`` has a row for every other op, and a test checks that
+every op has a sample. A new unary or binary elementwise op needs no row here. The per-op
+modules in ``tests/op`` do not repeat these checks.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from tfops.errors import IllegalStateError
 from tfops.op.core import Variable
 from tfops.opdef import OpDef
 from tfops.spec import builtinOps
-from tfops.types import TFloat32, TInt32
+from tfops.types import TBool, TFloat32, TInt32
 
 OPS = builtinOps()
 
@@ -47,6 +49,8 @@ F = [1.0, 2.0]  # a float32 vector
 M = [[1.0, 2.0], [3.0, 4.0]]  # a float32 matrix
 B = [True, False]  # a bool vector
 
+# ops the default sample does not serve: parameters, lists, references, or inputs that need
+# particular values to be valid (axes, indices, shapes, matrices)
 SAMPLES: dict[str, Callable[[Any], Any]] = {
     # core
     "Fill": lambda tf: tf.fill(c(tf, [2]), c(tf, 1.0)),
@@ -56,8 +60,6 @@ SAMPLES: dict[str, Callable[[Any], Any]] = {
     "CheckNumerics": lambda tf: tf.checkNumerics(c(tf, F), "bad value"),
     "Const": lambda tf: tf.constant(F),
     "Placeholder": lambda tf: tf.placeholder(TFloat32),
-    "Identity": lambda tf: tf.identity(c(tf, F)),
-    "StopGradient": lambda tf: tf.stopGradient(c(tf, F)),
     "Max": lambda tf: tf.max(c(tf, F), c(tf, 0)),
     "Min": lambda tf: tf.min(c(tf, F), c(tf, 0)),
     "Sum": lambda tf: tf.sum(c(tf, F), c(tf, 0)),
@@ -82,8 +84,6 @@ SAMPLES: dict[str, Callable[[Any], Any]] = {
     "ExpandDims": lambda tf: tf.expandDims(c(tf, F), c(tf, 0)),
     "BroadcastTo": lambda tf: tf.broadcastTo(c(tf, F), c(tf, [3, 2])),
     "BroadcastGradientArgs": lambda tf: tf.broadcastGradientArgs(c(tf, [2, 1]), c(tf, [3])),
-    "ZerosLike": lambda tf: tf.zerosLike(c(tf, F)),
-    "OnesLike": lambda tf: tf.onesLike(c(tf, F)),
     "VariableV2": lambda tf: tf.variable(c(tf, F)),
     "Assign": lambda tf: tf.assign(floatVariable(tf), c(tf, F)),
     "AssignAdd": lambda tf: tf.assignAdd(initialized(tf), c(tf, F)),
@@ -99,55 +99,12 @@ SAMPLES: dict[str, Callable[[Any], Any]] = {
     "InvertPermutation": lambda tf: tf.math.invertPermutation(c(tf, [1, 0])),
     "UnsortedSegmentSum": lambda tf: tf.math.unsortedSegmentSum(
         c(tf, F), c(tf, [0, 0]), c(tf, 1)),
-    "Exp": lambda tf: tf.math.exp(c(tf, F)),
-    "Log": lambda tf: tf.math.log(c(tf, F)),
-    "Neg": lambda tf: tf.math.neg(c(tf, F)),
-    "Square": lambda tf: tf.math.square(c(tf, F)),
-    "Reciprocal": lambda tf: tf.math.reciprocal(c(tf, F)),
-    "Add": lambda tf: tf.math.add(c(tf, F), c(tf, F)),
-    "Sub": lambda tf: tf.math.sub(c(tf, F), c(tf, F)),
-    "Mul": lambda tf: tf.math.mul(c(tf, F), c(tf, F)),
-    "Div": lambda tf: tf.math.div(c(tf, F), c(tf, F)),
-    "SquaredDifference": lambda tf: tf.math.squaredDifference(c(tf, F), c(tf, F)),
-    "Equal": lambda tf: tf.math.equal(c(tf, F), c(tf, F)),
     "AddN": lambda tf: tf.math.addN([c(tf, F), c(tf, F)]),
     "Mean": lambda tf: tf.math.mean(c(tf, F), c(tf, 0)),
     "ArgMax": lambda tf: tf.math.argMax(c(tf, F), c(tf, 0)),
     "ArgMin": lambda tf: tf.math.argMin(c(tf, F), c(tf, 0)),
     "Cumsum": lambda tf: tf.math.cumsum(c(tf, F), c(tf, 0)),
-    "DivNoNan": lambda tf: tf.math.divNoNan(c(tf, F), c(tf, F)),
-    "RealDiv": lambda tf: tf.math.realDiv(c(tf, F), c(tf, F)),
-    "FloorDiv": lambda tf: tf.math.floorDiv(c(tf, F), c(tf, F)),
-    "FloorMod": lambda tf: tf.math.floorMod(c(tf, F), c(tf, F)),
-    "Pow": lambda tf: tf.math.pow(c(tf, F), c(tf, F)),
-    "Maximum": lambda tf: tf.math.maximum(c(tf, F), c(tf, F)),
-    "Minimum": lambda tf: tf.math.minimum(c(tf, F), c(tf, F)),
-    "NotEqual": lambda tf: tf.math.notEqual(c(tf, F), c(tf, F)),
-    "Less": lambda tf: tf.math.less(c(tf, F), c(tf, F)),
-    "LessEqual": lambda tf: tf.math.lessEqual(c(tf, F), c(tf, F)),
-    "Greater": lambda tf: tf.math.greater(c(tf, F), c(tf, F)),
-    "GreaterEqual": lambda tf: tf.math.greaterEqual(c(tf, F), c(tf, F)),
-    "LogicalAnd": lambda tf: tf.math.logicalAnd(c(tf, B), c(tf, B)),
-    "LogicalOr": lambda tf: tf.math.logicalOr(c(tf, B), c(tf, B)),
-    "Abs": lambda tf: tf.math.abs(c(tf, F)),
-    "Sign": lambda tf: tf.math.sign(c(tf, F)),
-    "Sqrt": lambda tf: tf.math.sqrt(c(tf, F)),
-    "Rsqrt": lambda tf: tf.math.rsqrt(c(tf, F)),
-    "Expm1": lambda tf: tf.math.expm1(c(tf, F)),
-    "Log1p": lambda tf: tf.math.log1p(c(tf, F)),
-    "Tanh": lambda tf: tf.math.tanh(c(tf, F)),
-    "Sigmoid": lambda tf: tf.math.sigmoid(c(tf, F)),
-    "Softplus": lambda tf: tf.math.softplus(c(tf, F)),
-    "IsFinite": lambda tf: tf.math.isFinite(c(tf, F)),
-    "IsNan": lambda tf: tf.math.isNan(c(tf, F)),
-    "LogicalNot": lambda tf: tf.math.logicalNot(c(tf, B)),
     # nn
-    "Relu": lambda tf: tf.nn.relu(c(tf, F)),
-    "Relu6": lambda tf: tf.nn.relu6(c(tf, F)),
-    "Elu": lambda tf: tf.nn.elu(c(tf, F)),
-    "ReluGrad": lambda tf: tf.nn.reluGrad(c(tf, F), c(tf, F)),
-    "Relu6Grad": lambda tf: tf.nn.relu6Grad(c(tf, F), c(tf, F)),
-    "EluGrad": lambda tf: tf.nn.eluGrad(c(tf, F), c(tf, F)),
     "BiasAdd": lambda tf: tf.nn.biasAdd(c(tf, M), c(tf, F)),
     "BiasAddGrad": lambda tf: tf.nn.biasAddGrad(c(tf, M)),
     "Softmax": lambda tf: tf.nn.softmax(c(tf, M)),
@@ -156,7 +113,6 @@ SAMPLES: dict[str, Callable[[Any], Any]] = {
         c(tf, M), c(tf, [[0.0, 1.0], [1.0, 0.0]])),
     "SparseSoftmaxCrossEntropyWithLogits": lambda tf: tf.nn.sparseSoftmaxCrossEntropyWithLogits(
         c(tf, M), c(tf, [1, 0])),
-    "L2Loss": lambda tf: tf.nn.l2Loss(c(tf, F)),
     # random
     "RandomUniform": lambda tf: tf.random.randomUniform(c(tf, [2]), TFloat32),
     "RandomStandardNormal": lambda tf: tf.random.randomStandardNormal(c(tf, [2]), TFloat32),
@@ -235,13 +191,37 @@ class Group:
         return getattr(self.inputs, name)
 
 
+def defaultSample(spec: OpDef) -> Callable[[Any], Any] | None:
+    """For an op whose inputs are single tensors taking float32 (else bool) and that needs no
+    parameter: its facade method on a float32 (bool) vector per input; else ``None``."""
+    if any(a.param for a in spec.attrs):
+        return None
+    values = []
+    for i in spec.inputs:
+        allowed = (i.dtype,) if i.dtype is not None else (
+            spec.attrDef(i.typeAttr).allowed if i.typeAttr and spec.attrDef(i.typeAttr) else ()
+        )
+        if i.isList or i.isRef or not allowed:
+            return None
+        values.append(F if TFloat32 in allowed else B if TBool in allowed else None)
+    if None in values or not values:
+        return None
+    return lambda tf: facadeMethod(tf, spec)(*(c(tf, v) for v in values))
+
+
+def sampleOf(spec: OpDef) -> Callable[[Any], Any]:
+    found = SAMPLES.get(spec.type) or defaultSample(spec)
+    assert found is not None, f"{spec.type} needs a row in SAMPLES"
+    return found
+
+
 def sample(
     spec: OpDef, inputs: Ops, op: Ops | None = None, beforeOp: Callable[[], None] = lambda: None
 ) -> tuple[Any, tuple[Any, ...]]:
     """The sample op of ``spec`` and the arguments of its facade method: its inputs from
     ``inputs``, the op itself from ``op``'s facade method (default: ``inputs``), called once."""
     split = Split(spec, inputs, inputs if op is None else op, beforeOp)
-    created = SAMPLES[spec.type](split)
+    created = sampleOf(spec)(split)
     assert split.calls == 1, f"the sample of {spec.type} calls tf.{facadeName(spec)} {split.calls}x"
     return created, split.args
 
@@ -256,9 +236,10 @@ def create(
 every = pytest.mark.parametrize("spec", OPS, ids=lambda spec: spec.type)
 
 
-def test_samplesCoverEveryBuiltinOp() -> None:
-    assert len(OPS) == 107
-    assert sorted(SAMPLES) == sorted(spec.type for spec in OPS)
+def test_everyBuiltinOpHasASample() -> None:
+    assert set(SAMPLES) <= {spec.type for spec in OPS}
+    for spec in OPS:
+        assert spec.type in SAMPLES or defaultSample(spec) is not None, spec.type
 
 
 # -- class and facade -----------------------------------------------------------------------
