@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
@@ -13,6 +14,14 @@ from tfops.output import Operand
 from tfops.types import TType
 
 Run = Callable[..., Any]
+
+BACKEND = os.environ.get("TFOPS_TEST_BACKEND", "numpy")
+"""The backend the ``session`` fixture runs on (``TFOPS_TEST_BACKEND``)."""
+
+
+@pytest.fixture
+def backend() -> str:
+    return BACKEND
 
 
 @pytest.fixture
@@ -27,8 +36,8 @@ def tf(graph: Graph) -> Ops:
 
 
 @pytest.fixture
-def session(graph: Graph) -> Iterator[Session]:
-    with Session(graph) as s:
+def session(graph: Graph, backend: str) -> Iterator[Session]:
+    with Session(graph, backend=backend) as s:
         yield s
 
 

@@ -4,16 +4,17 @@ that names the op and leaves the graph as it was)."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 import pytest
 
-from tfops import Graph, Ops, Session, Shape
+from tfops import Graph, Ops, Session, Shape, testing
 from tfops.op.core import Placeholder
 from tfops.output import Operand
-from tfops.testing import assertGradientsClose
+from tfops.testing import GradientCheck
 from tfops.types import (
     TBool,
     TFloat16,
@@ -26,6 +27,9 @@ from tfops.types import (
 )
 
 Array = np.ndarray[Any, Any]
+
+BACKEND = os.environ.get("TFOPS_TEST_BACKEND", "numpy")
+"""The backend :func:`run` and :func:`assertGradient` run on (``TFOPS_TEST_BACKEND``)."""
 
 FLOATS: tuple[type[TType], ...] = (TFloat16, TFloat32, TFloat64)
 INTEGERS: tuple[type[TType], ...] = (TInt32, TInt64, TUint8)
@@ -53,7 +57,7 @@ def placeholder(tf: Ops, dtype: type[TType], shape: Shape | Sequence[int] | None
 
 def run(graph: Graph, *fetches: Operand[Any], feeds: dict[Any, Any] | None = None) -> Any:
     """The fetched values in a new session (one array for one fetch)."""
-    with Session(graph) as s:
+    with Session(graph, backend=BACKEND) as s:
         runner = s.runner()
         for k, v in (feeds or {}).items():
             runner.feed(k, v)
@@ -90,6 +94,14 @@ def assertGradient(
     assertGradientsClose(y, xs, {x: np.asarray(v, np.float64) for x, v in zip(xs, values,
                                                                               strict=True)},
                          tolerance=tolerance)
+
+
+def assertGradientsClose(
+    y: Operand[Any], xs: Sequence[Operand[Any]], values: Any, feeds: Any = None,
+    tolerance: float = 1e-6,
+) -> GradientCheck:
+    """``tfops.testing.assertGradientsClose`` on the backend the tables run on."""
+    return testing.assertGradientsClose(y, xs, values, feeds, tolerance, backend=BACKEND)
 
 
 def assertRejected(

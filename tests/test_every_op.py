@@ -277,9 +277,10 @@ def test_accessorsReturnTheOutputsInOrder(spec: OpDef, tf: Ops) -> None:
 
 
 @every
-def test_sampleRunsInASession(spec: OpDef, tf: Ops, graph: Graph) -> None:
+@pytest.mark.parametrize("backend", ["numpy", "xla"])
+def test_sampleRunsInASession(spec: OpDef, tf: Ops, graph: Graph, backend: str) -> None:
     op = create(spec, tf)
-    with Session(graph) as session:
+    with Session(graph, backend=backend) as session:
         session.initialize()
         runner = session.runner()
         if spec.type == "Placeholder":

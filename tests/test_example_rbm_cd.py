@@ -2,7 +2,9 @@
 
 A small version of ``python -m tfops.examples.rbm_cd``: the exact log-likelihood rises, the
 StopGradient gradient is the classic CD update, and without StopGradient a differentiable
-(mean-field) negative phase gets differentiated through.
+(mean-field) negative phase gets differentiated through. On each backend: XLA's random ops draw
+from ``jax.random``, not numpy's generators, so its samples and training curve differ and the
+checks there are the conclusions, not numpy's numbers.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import numpy as np
 import pytest
 
 from tfops import Graph, Ops, Session
+from tfops.backend import backendNames
 from tfops.examples.rbm_cd import (
     HIDDEN,
     VISIBLE,
@@ -35,6 +38,13 @@ from tfops.examples.rbm_cd import (
 from tfops.types import TFloat64
 
 Array = np.ndarray[Any, Any]
+
+
+@pytest.fixture(scope="module", params=backendNames())
+def backend(request: pytest.FixtureRequest) -> str:
+    """Every backend in turn (overrides conftest's ``TFOPS_TEST_BACKEND`` one)."""
+    name: str = request.param
+    return name
 
 
 def randomParameters(seed: int, scale: float) -> tuple[Array, Array, Array]:
@@ -57,10 +67,10 @@ def test_barsAndStripesAreThe30DistinctStripedImages() -> None:
         assert rowsEqual or columnsEqual
 
 
-def test_freeEnergyIsMinusTheLogOfTheSumOverThe256HiddenStates() -> None:
+def test_freeEnergyIsMinusTheLogOfTheSumOverThe256HiddenStates(backend: str) -> None:
     W, b, c = randomParameters(0, 1.0)
     v = barsAndStripes()[::5]
-    with Graph() as g, Session(g) as session:
+    with Graph() as g, Session(g, backend=backend) as session:
         tf = Ops.create(g)
         energy = freeEnergy(tf, *(tf.constant(x, TFloat64) for x in (v, W, b, c)))
         graphF = np.asarray(session.runner().fetch(energy).run()[0])
@@ -71,11 +81,11 @@ def test_freeEnergyIsMinusTheLogOfTheSumOverThe256HiddenStates() -> None:
     np.testing.assert_allclose(numpyFreeEnergy(v, W, b, c), bruteF, rtol=0, atol=1e-10)
 
 
-def test_exactLogLikelihoodMatchesAPartitionFunctionSummedOverHiddenStates() -> None:
+def test_exactLogLikelihoodMatchesAPartitionFunctionSummedOverHiddenStates(backend: str) -> None:
     W, b, c = params = randomParameters(1, 0.5)
     data = barsAndStripes()
     rbm = build(Config(), params)
-    with rbm.graph, Session(rbm.graph) as session:
+    with rbm.graph, Session(rbm.graph, backend=backend) as session:
         session.initialize()
         graphValue = float(session.runner().feed(rbm.v, data).fetch(rbm.logLikelihood).run()[0])
     # Z = sum_h exp(c.h) prod_i (1 + exp(b_i + (W h)_i)): the visible units summed analytically
@@ -89,8 +99,9 @@ def test_exactLogLikelihoodMatchesAPartitionFunctionSummedOverHiddenStates() -> 
 
 
 @pytest.mark.parametrize("k", [1, 3])
-def test_stopGradientGradientIsTheCdUpdateForTheSameSamples(k: int) -> None:
-    comparisons = byName(compareGradients(randomParameters(2, 0.5), barsAndStripes(), k, seed=3))
+def test_stopGradientGradientIsTheCdUpdateForTheSameSamples(backend: str, k: int) -> None:
+    comparisons = byName(compareGradients(randomParameters(2, 0.5), barsAndStripes(), k, seed=3,
+                                          backend=backend))
     for negative in ("Gibbs", "mean-field"):
         c = comparisons[(negative, True)]
         for grad, expected in zip(c.gradients, c.cdGradient, strict=True):
@@ -101,19 +112,30 @@ def test_stopGradientGradientIsTheCdUpdateForTheSameSamples(k: int) -> None:
     assert 0.1 < samples.mean() < 0.9
 
 
-def test_gibbsSamplesPassNoGradientEvenWithoutStopGradient() -> None:
-    comparisons = byName(compareGradients(randomParameters(2, 0.5), barsAndStripes(), 2, seed=3))
+@pytest.fixture(scope="module")
+def twoSteps(backend: str) -> dict[tuple[str, bool], GradientComparison]:
+    """The comparisons for k = 2 Gibbs or mean-field steps, at ``randomParameters(2, 0.5)``."""
+    return byName(compareGradients(randomParameters(2, 0.5), barsAndStripes(), 2, seed=3,
+                                   backend=backend))
+
+
+def test_gibbsSamplesPassNoGradientEvenWithoutStopGradient(
+    twoSteps: dict[tuple[str, bool], GradientComparison],
+) -> None:
+    comparisons = twoSteps
     with_, without = comparisons[("Gibbs", True)], comparisons[("Gibbs", False)]
     np.testing.assert_array_equal(with_.vModel, without.vModel)  # one run: the same samples
     for grad, expected in zip(without.gradients, without.cdGradient, strict=True):
         np.testing.assert_allclose(grad, expected, rtol=0, atol=1e-10)
 
 
-def test_withoutStopGradientTheMeanFieldChainIsDifferentiatedThrough() -> None:
-    params = randomParameters(2, 0.5)
+def test_withoutStopGradientTheMeanFieldChainIsDifferentiatedThrough(
+    twoSteps: dict[tuple[str, bool], GradientComparison],
+) -> None:
+    params = randomParameters(2, 0.5)  # twoSteps's
     data = barsAndStripes()
     k = 2
-    c = byName(compareGradients(params, data, k, seed=3))[("mean-field", False)]
+    c = twoSteps[("mean-field", False)]
     assert max(c.differences()) > 1e-2  # not the CD update
 
     def loss(W: Array, b: Array, cc: Array) -> float:
@@ -136,27 +158,27 @@ def test_withoutStopGradientTheMeanFieldChainIsDifferentiatedThrough() -> None:
         np.testing.assert_allclose(grad, numerical, rtol=0, atol=1e-7)
 
 
-def test_cdTrainingRaisesTheExactLogLikelihood() -> None:
+def test_cdTrainingRaisesTheExactLogLikelihood(backend: str) -> None:
     data = barsAndStripes()
-    history = train(Config(epochs=300, batchSize=10, k=1, learningRate=0.3, seed=1), data,
-                    evalEvery=100)
+    config = Config(epochs=300, batchSize=10, k=1, learningRate=0.3, seed=1, backend=backend)
+    history = train(config, data, evalEvery=100)
     assert history.epochs == [0, 100, 200, 300]
     initial, final = history.logLikelihood[0], history.logLikelihood[-1]
     assert initial == pytest.approx(-VISIBLE * np.log(2.0), abs=0.01)  # nearly uniform
-    assert final > initial + 3.0
+    assert final > initial + 3.0  # on XLA too, with jax.random's samples
     assert final == pytest.approx(numpyLogLikelihood(data, *history.parameters), abs=1e-10)
-    again = train(Config(epochs=300, batchSize=10, k=1, learningRate=0.3, seed=1), data,
-                  evalEvery=300)
-    assert again.logLikelihood[-1] == final  # seeded: the same run again
+    again = train(config, data, evalEvery=300)
+    assert again.logLikelihood[-1] == final  # seeded: the same run again, on either backend
 
 
-def test_exampleRunsFromTheCommandLine(tmp_path: Path) -> None:
+def test_exampleRunsFromTheCommandLine(tmp_path: Path, backend: str) -> None:
     plot = tmp_path / "rbm.png"
     out = subprocess.run(
         [sys.executable, "-m", "tfops.examples.rbm_cd", "--plot", str(plot), "--epochs", "100",
-         "--every", "50"],
+         "--every", "50", "--backend", backend],
         capture_output=True, text=True, check=True, timeout=120,
     ).stdout
+    assert f"on the {backend} backend" in out
     assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     rows = {line.split("|")[0].strip(): line for line in out.splitlines() if "|" in line}
     assert {"0", "50", "100"} <= set(rows)

@@ -28,6 +28,7 @@ __all__ = [
     "ResourceExhaustedError",
     "InternalError",
     "UnimplementedError",
+    "MissingDependencyError",
 ]
 
 
@@ -46,6 +47,11 @@ class DataTypeError(TfopsError, TypeError):
 
 class NoGradientError(TfopsError, LookupError):
     """An op on the path from ``y`` to ``x`` has no gradient registered."""
+
+
+class MissingDependencyError(TfopsError, ImportError):
+    """An optional dependency a feature needs is not installed (the message names the extra
+    that installs it)."""
 
 
 class IllegalStateError(TfopsError, RuntimeError):

@@ -45,6 +45,9 @@ class Session:
         memoryLimit: the largest tensor (in bytes) a run may create; a larger one raises
             ``ResourceExhaustedError`` before it is allocated (default: half the machine's
             memory).
+        allowSoftPlacement: an op placed with ``withDevice`` on a device the backend does not
+            have runs on another one; without it, compiling a request that needs the op raises
+            ``InvalidArgumentError`` naming the op and the device.
 
     Example:
         >>> g = Graph(); tf = Ops.create(g)
@@ -62,11 +65,13 @@ class Session:
         backend: str | Backend = "numpy",
         checkNumerics: bool = False,
         memoryLimit: int | None = None,
+        allowSoftPlacement: bool = False,
     ) -> None:
         graph._checkOpen()
         config = SessionConfig(
             checkNumerics=bool(checkNumerics),
             memoryLimit=DEFAULT_MEMORY_LIMIT if memoryLimit is None else memoryLimit,
+            allowSoftPlacement=bool(allowSoftPlacement),
         )
         self._graph = graph
         self._backend = resolveBackend(backend)

@@ -154,10 +154,10 @@ def test_updateFromAnotherVariableFeedsAComputation(tf: Ops, session: Session, r
 
 
 @rows
-def test_eachSessionUpdatesItsOwnValue(tf: Ops, graph: Graph, row: Row) -> None:
+def test_eachSessionUpdatesItsOwnValue(tf: Ops, graph: Graph, row: Row, backend: str) -> None:
     v = tf.variable(tf.constant(20))
     a = row.build(tf, v, 3)
-    with Session(graph) as first, Session(graph) as second:
+    with Session(graph, backend=backend) as first, Session(graph, backend=backend) as second:
         first.initialize()
         second.initialize()
         for _ in range(4):

@@ -11,12 +11,11 @@ from typing import Any, NamedTuple
 
 import numpy as np
 import pytest
-from opchecks import FLOATS, assertGradient, assertRejected, placeholder
+from opchecks import FLOATS, assertGradient, assertGradientsClose, assertRejected, placeholder
 
 from tfops import Graph, Ops, Shape
 from tfops.errors import InvalidArgumentError
 from tfops.op.core import Gradients
-from tfops.testing import assertGradientsClose
 from tfops.types import TBool, TFloat16, TFloat32, TFloat64, TInt32, TInt64, TType, TUint8
 
 HERE = f"created at {__file__}:"

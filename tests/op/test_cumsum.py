@@ -9,13 +9,19 @@ from typing import Any
 
 import numpy as np
 import pytest
-from opchecks import NUMBERS, assertGradient, assertMatches, assertRejected, placeholder
+from opchecks import (
+    NUMBERS,
+    assertGradient,
+    assertGradientsClose,
+    assertMatches,
+    assertRejected,
+    placeholder,
+)
 
 from tfops import Graph, Ops, Shape
 from tfops.errors import InvalidArgumentError
 from tfops.op.core import Gradients
 from tfops.op.math import Cumsum
-from tfops.testing import assertGradientsClose
 from tfops.types import TBool, TFloat32, TFloat64, TInt32, TInt64, TType, TUint8
 
 Run = Callable[..., Any]

@@ -10,12 +10,11 @@ from typing import Any, NamedTuple
 
 import numpy as np
 import pytest
-from opchecks import ALL, FLOATS, assertGradient, assertRejected, placeholder
+from opchecks import ALL, FLOATS, assertGradient, assertGradientsClose, assertRejected, placeholder
 
 from tfops import Graph, Ops, Shape
 from tfops.op import lookupGradient
 from tfops.op.core import Gradients, StopGradient
-from tfops.testing import assertGradientsClose
 from tfops.types import TBool, TFloat32, TFloat64, TInt32, TInt64, TType
 
 Run = Callable[..., Any]

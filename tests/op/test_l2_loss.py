@@ -7,11 +7,10 @@ from typing import Any
 
 import numpy as np
 import pytest
-from opchecks import FLOATS, assertGradient, assertRejected, placeholder
+from opchecks import FLOATS, assertGradient, assertGradientsClose, assertRejected, placeholder
 
 from tfops import Graph, Ops, Shape
 from tfops.op.core import Gradients
-from tfops.testing import assertGradientsClose
 from tfops.types import TBool, TFloat32, TFloat64, TInt32, TInt64, TType, TUint8
 
 

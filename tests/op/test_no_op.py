@@ -65,10 +65,10 @@ def test_failingControlInputFailsTheNoOp(tf: Ops, session: Session) -> None:
         session.run(step)
 
 
-def test_controlledOpsRunInEachSessionSeparately(tf: Ops, graph: Graph) -> None:
+def test_controlledOpsRunInEachSessionSeparately(tf: Ops, graph: Graph, backend: str) -> None:
     v = tf.variable(tf.constant(0))
     step = tf.withControlDependencies([tf.assignAdd(v, 1)]).noOp()
-    with Session(graph) as first, Session(graph) as second:
+    with Session(graph, backend=backend) as first, Session(graph, backend=backend) as second:
         first.initialize()
         second.initialize()
         first.run(step)

@@ -8,10 +8,9 @@ from typing import Any
 
 import numpy as np
 import pytest
-from opchecks import assertGradient, placeholder
+from opchecks import assertGradient, assertGradientsClose, placeholder
 
 from tfops import Ops, Shape
-from tfops.testing import assertGradientsClose
 from tfops.types import TFloat64, TInt32
 
 Array = np.ndarray[Any, Any]

@@ -147,7 +147,7 @@ def test_valueHasTheRequestedShape(
 
 
 @pytest.mark.parametrize("row", SAMPLERS, ids=ids)
-def test_shapeKnownAtRunTime(tf: Ops, graph: Graph, row: Sampler) -> None:
+def test_shapeKnownAtRunTime(tf: Ops, graph: Graph, row: Sampler, backend: str) -> None:
     fed = tf.placeholder(TInt64)
     ofKnownLength = placeholder(tf, TInt32, (3,))
     x = placeholder(tf, TFloat32, (-1, 4))
@@ -156,7 +156,7 @@ def test_shapeKnownAtRunTime(tf: Ops, graph: Graph, row: Sampler) -> None:
     assert row.call(tf, ofKnownLength, row.dtypes[0]).asOutput().shape() == Shape.of(-1, -1, -1)
     ofTensor = row.call(tf, tf.shape(x), row.dtypes[0])
     assert ofTensor.asOutput().shape() == Shape.of(-1, 4)
-    with Session(graph) as first, Session(graph) as second:
+    with Session(graph, backend=backend) as first, Session(graph, backend=backend) as second:
         for dims in ([2, 5], [3], [], [1, 0, 2]):
             values = fetch(first, r, {fed: np.array(dims, np.int64)})
             assert values.shape == tuple(dims)
@@ -200,10 +200,13 @@ def test_oneRunDrawsOnceForAllConsumers(tf: Ops, session: Session, row: Sampler)
 # -- seeds ------------------------------------------------------------------------------------
 @pytest.mark.parametrize(("seed", "seed2"), [(7, 0), (11, 4), (0, 9)], ids=str)
 @pytest.mark.parametrize("row", SAMPLERS, ids=ids)
-def test_seededOpGivesTheSameSequenceInEverySession(row: Sampler, seed: int, seed2: int) -> None:
+def test_seededOpGivesTheSameSequenceInEverySession(
+    row: Sampler, seed: int, seed2: int, backend: str
+) -> None:
     g1, r1 = build(row, seed, seed2)
     g2, r2 = build(row, seed, seed2)
-    with g1, g2, Session(g1) as s1, Session(g1) as again, Session(g2) as s2:
+    with (g1, g2, Session(g1, backend=backend) as s1, Session(g1, backend=backend) as again,
+          Session(g2, backend=backend) as s2):
         first = [fetch(s1, r1) for _ in range(3)]
         for values, other, built in zip(first, [fetch(again, r1) for _ in range(3)],
                                         [fetch(s2, r2) for _ in range(3)], strict=True):
@@ -214,17 +217,17 @@ def test_seededOpGivesTheSameSequenceInEverySession(row: Sampler, seed: int, see
 
 @pytest.mark.parametrize(("seed", "seed2"), [(8, 0), (7, 1), (0, 7), (0, 0)], ids=str)
 @pytest.mark.parametrize("row", SAMPLERS, ids=ids)
-def test_otherSeedsGiveOtherValues(row: Sampler, seed: int, seed2: int) -> None:
+def test_otherSeedsGiveOtherValues(row: Sampler, seed: int, seed2: int, backend: str) -> None:
     g1, r1 = build(row, 7, 0)
     g2, r2 = build(row, seed, seed2)
-    with g1, g2, Session(g1) as s1, Session(g2) as s2:
+    with g1, g2, Session(g1, backend=backend) as s1, Session(g2, backend=backend) as s2:
         assertDiffer(fetch(s1, r1), fetch(s2, r2))
 
 
 @pytest.mark.parametrize("row", SAMPLERS, ids=ids)
-def test_withoutSeedsEverySessionAndRunDiffers(row: Sampler) -> None:
+def test_withoutSeedsEverySessionAndRunDiffers(row: Sampler, backend: str) -> None:
     graph, r = build(row, 0, 0)
-    with graph, Session(graph) as first, Session(graph) as second:
+    with graph, Session(graph, backend=backend) as first, Session(graph, backend=backend) as second:
         a = fetch(first, r)
         assertDiffer(a, fetch(second, r))
         assertDiffer(a, fetch(first, r))

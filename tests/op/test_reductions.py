@@ -19,7 +19,15 @@ from typing import Any
 
 import numpy as np
 import pytest
-from opchecks import ALL, FLOATS, NUMBERS, assertGradient, assertMatches, assertRejected
+from opchecks import (
+    ALL,
+    FLOATS,
+    NUMBERS,
+    assertGradient,
+    assertGradientsClose,
+    assertMatches,
+    assertRejected,
+)
 
 from tfops import Graph, Ops, Shape
 from tfops.errors import InvalidArgumentError
@@ -27,7 +35,6 @@ from tfops.op import lookupGradient
 from tfops.op.core import All, Gradients, Max, Min, Placeholder, Prod, Sum
 from tfops.op.core import Any as AnyOp
 from tfops.op.math import ArgMax, ArgMin, Mean
-from tfops.testing import assertGradientsClose
 from tfops.types import TBool, TFloat32, TFloat64, TInt32, TInt64, TType, TUint8
 
 Array = np.ndarray[Any, Any]

@@ -267,14 +267,14 @@ def test_gradientDescentOnAQuadraticConverges(tf: Ops, session: Session) -> None
 
 
 @rows
-def test_eachSessionKeepsItsOwnVariables(tf: Ops, graph: Graph, row: Row) -> None:
+def test_eachSessionKeepsItsOwnVariables(tf: Ops, graph: Graph, row: Row, backend: str) -> None:
     refs = variables(tf, row, np.array([1.0]))
     scalars = {n: np.float64(x) for n, x in row.defaults.items()}
     step = row.step(tf, refs, np.array([2.0]), **scalars)
     start = {n: np.array([1.0 if n == "var" else 0.0]) for n in row.refs}
     once = row.apply(start, np.array([2.0]), False, **scalars)
     twice = row.apply(once, np.array([2.0]), False, **scalars)
-    with Session(graph) as first, Session(graph) as second:
+    with Session(graph, backend=backend) as first, Session(graph, backend=backend) as second:
         first.initialize()
         second.initialize()
         first.run(step)

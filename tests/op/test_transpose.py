@@ -8,12 +8,11 @@ from typing import Any
 
 import numpy as np
 import pytest
-from opchecks import ALL, assertGradient, assertRejected, placeholder
+from opchecks import ALL, assertGradient, assertGradientsClose, assertRejected, placeholder
 
 from tfops import Graph, Ops, Shape
 from tfops.errors import InvalidArgumentError
 from tfops.op.core import Gradients
-from tfops.testing import assertGradientsClose
 from tfops.types import TBool, TFloat32, TFloat64, TInt32, TInt64, TType
 
 HERE = f"created at {__file__}:"

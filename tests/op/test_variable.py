@@ -116,10 +116,13 @@ def test_reinitializingRestoresTheInitialValue(tf: Ops, session: Session) -> Non
     assert fetch(session, v) == 1.0
 
 
-def test_twoSessionsOnOneGraphHoldSeparateValues(tf: Ops, graph: Graph) -> None:
+def test_twoSessionsOnOneGraphHoldSeparateValues(
+    tf: Ops, graph: Graph, backend: str
+) -> None:
     v = tf.variable(tf.constant(10))
     inc = tf.assignAdd(v, 1)
-    with Session(graph) as first, Session(graph) as second, Session(graph) as third:
+    with (Session(graph, backend=backend) as first, Session(graph, backend=backend) as second,
+          Session(graph, backend=backend) as third):
         first.initialize()
         second.initialize()
         first.run(inc)

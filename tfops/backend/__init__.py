@@ -1,7 +1,9 @@
 """Backends: the engines a ``Session`` runs a graph on (``Session(graph, backend=...)``).
 
-``"numpy"`` (:class:`NumpyBackend`, the embedded default) needs nothing beyond numpy; a
-:class:`Backend` object may be given instead of a name, e.g. ``NumpyBackend(NumpyOptions(...))``.
+``"numpy"`` (:class:`NumpyBackend`, the embedded default) needs nothing beyond numpy;
+``"xla"`` (``tfops.backend.xla.XlaBackend``) compiles with XLA through JAX, from the optional
+extra ``tfops[xla]``. A :class:`Backend` object may be given instead of a name, e.g.
+``NumpyBackend(NumpyOptions(...))`` or ``XlaBackend(devices=[...])``.
 Every backend gives the same results within floating point tolerance, raises the same
 ``tfops.errors`` classes and honours the same Session API; an op a backend cannot run raises
 ``UnimplementedError`` naming the op and the backend when a request is compiled.
@@ -11,7 +13,7 @@ from __future__ import annotations
 
 from tfops.backend.base import DEFAULT_MEMORY_LIMIT, Backend, Executor, Request, SessionConfig
 from tfops.backend.numpy import NumpyBackend, NumpyOptions
-from tfops.errors import IllegalArgumentError
+from tfops.errors import IllegalArgumentError, MissingDependencyError
 
 __all__ = [
     "DEFAULT_MEMORY_LIMIT",
@@ -30,7 +32,26 @@ _DEFAULT = NumpyBackend()
 
 def backendNames() -> tuple[str, ...]:
     """The names ``Session(backend=...)`` accepts."""
-    return ("numpy",)
+    return ("numpy", "xla")
+
+
+def _xla() -> Backend:
+    try:
+        # JAX is an optional dependency (the xla extra): its backend is imported when a session
+        # first asks for it, so that numpy users never load it.
+        from tfops.backend.xla import XlaBackend
+    except ImportError as e:
+        raise MissingDependencyError(
+            f"the xla backend needs JAX, which is not installed ({e}): install the extra, "
+            "pip install 'tfops[xla]', or run on the default numpy backend"
+        ) from e
+    global _XLA
+    if _XLA is None:
+        _XLA = XlaBackend()
+    return _XLA
+
+
+_XLA: Backend | None = None
 
 
 def resolveBackend(backend: str | Backend) -> Backend:
@@ -42,6 +63,8 @@ def resolveBackend(backend: str | Backend) -> Backend:
     if isinstance(backend, str):
         if backend == "numpy":
             return _DEFAULT
+        if backend == "xla":
+            return _xla()
         raise IllegalArgumentError(
             f"unknown backend {backend!r}; the backends are {', '.join(backendNames())}, "
             "or a tfops.backend.Backend object"

@@ -1,8 +1,8 @@
 """The seed's EM use case: the M-step must not backpropagate through the E-step.
 
-``python -m tfops.examples.em_gmm [--plot PATH] [--n N]`` fits a mixture of three 1-D Gaussians
-to generated data by EM written in tfops. For the parameters θ = (means μ, variances v,
-weights π), held in variables, the graph computes
+``python -m tfops.examples.em_gmm [--plot PATH] [--n N] [--backend {numpy,xla}]`` fits a mixture
+of three 1-D Gaussians to generated data by EM written in tfops. For the parameters
+θ = (means μ, variances v, weights π), held in variables, the graph computes
 
 - the log joint ``ℓ[n, k] = log π_k + log N(x_n | μ_k, v_k)``, an ``[n, k]`` tensor;
 - the marginal log-likelihood ``log p(x | θ) = Σ_n log Σ_k exp ℓ[n, k]``, a log-sum-exp that
@@ -24,6 +24,8 @@ It prints and plots three facts:
    ``stopGradient``, Q is ``log p(x | θ) - Σ_n H(r_n)`` and its gradient is off by the gradient of
    the responsibilities' entropy; climbing it gives a different, worse fit;
 3. log p(x | θ) never decreases over the EM iterations.
+
+Every session runs on ``backend`` (``--backend``: the numpy executor, or XLA).
 """
 
 from __future__ import annotations
@@ -36,6 +38,8 @@ import numpy as np
 from attrs import frozen
 
 from tfops import Graph, Ops, Session
+from tfops.backend import Backend
+from tfops.examples import addBackendOption
 from tfops.op.core import Max, NoOp, StopGradient, Sum, Variable
 from tfops.output import Operand, Output
 from tfops.types import TFloat64, TType
@@ -260,25 +264,27 @@ def _fetchState(session: Session, em: EmGraph) -> tuple[Array, float, Mixture, d
     return out[0], float(out[1]), Mixture(out[2], out[3], out[4]), scores
 
 
-def scoresAt(x: Array, theta: Mixture) -> dict[str, Array]:
+def scoresAt(x: Array, theta: Mixture, *,
+             backend: str | Backend = "numpy") -> dict[str, Array]:
     """The scores at ``theta`` of each objective: its gradient w.r.t. (means, variances,
-    weights), flat, by tfops."""
+    weights), flat, by tfops on ``backend``."""
     em = buildEm(x, theta)
-    with em.graph, Session(em.graph) as session:
+    with em.graph, Session(em.graph, backend=backend) as session:
         session.initialize()
         return _fetchState(session, em)[3]
 
 
 def emIterations(x: Array, start: Mixture, stepTolerance: float = 1e-12,
-                 maxMSteps: int = 10) -> Iterator[EmIteration]:
-    """EM in tfops from ``start``, without end: the caller stops it.
+                 maxMSteps: int = 10, *,
+                 backend: str | Backend = "numpy") -> Iterator[EmIteration]:
+    """EM in tfops from ``start``, on ``backend``, without end: the caller stops it.
 
     Each iteration runs the E-step (the responsibilities, log p(x | θ) and the scores at the
     current θ), then Fisher scoring steps on Q with the responsibilities fed, until no parameter
     moves by ``stepTolerance`` (at most ``maxMSteps`` steps).
     """
     em = buildEm(x, start)
-    with em.graph, Session(em.graph) as session:
+    with em.graph, Session(em.graph, backend=backend) as session:
         session.initialize()
         while True:
             r, logLikelihood, theta, scores = _fetchState(session, em)
@@ -293,12 +299,13 @@ def emIterations(x: Array, start: Mixture, stepTolerance: float = 1e-12,
 
 
 def runEm(x: Array, start: Mixture, tolerance: float = 1e-10, maxIterations: int = 2000,
-          progress: bool = False) -> list[EmIteration]:
-    """EM iterations until one moves no parameter by ``tolerance``, the fixed point (at most
-    ``maxIterations``). The last entry holds the fixed point; ``len - 1`` iterations ran."""
+          progress: bool = False, *, backend: str | Backend = "numpy") -> list[EmIteration]:
+    """EM iterations on ``backend`` until one moves no parameter by ``tolerance``, the fixed
+    point (at most ``maxIterations``). The last entry holds the fixed point; ``len - 1``
+    iterations ran."""
     trace: list[EmIteration] = []
     with _progress(maxIterations, "EM iterations", progress) as bar:
-        for it in emIterations(x, start):
+        for it in emIterations(x, start, backend=backend):
             trace.append(it)
             bar.update(1)
             if len(trace) > maxIterations or (len(trace) > 1 and np.max(
@@ -308,11 +315,13 @@ def runEm(x: Array, start: Mixture, tolerance: float = 1e-10, maxIterations: int
 
 
 def fitWithoutStopGradient(x: Array, start: Mixture, tolerance: float = 1e-10,
-                           maxSteps: int = 2000, progress: bool = False) -> tuple[Mixture, int]:
+                           maxSteps: int = 2000, progress: bool = False, *,
+                           backend: str | Backend = "numpy") -> tuple[Mixture, int]:
     """Climbs Q with the responsibilities not stopped (``Σ softmax(ℓ) ℓ``, recomputed at every
-    step) until a step moves no parameter by ``tolerance``: the fit and the number of steps."""
+    step) on ``backend`` until a step moves no parameter by ``tolerance``: the fit and the
+    number of steps."""
     em = buildEm(x, start)
-    with em.graph, Session(em.graph) as session, \
+    with em.graph, Session(em.graph, backend=backend) as session, \
             _progress(maxSteps, "without stopGradient", progress) as bar:
         session.initialize()
         for steps in range(1, maxSteps + 1):
@@ -461,16 +470,19 @@ def main(argv: Sequence[str] | None = None) -> None:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--plot", default="em_gmm.png", help="where to write the PNG plot")
     parser.add_argument("--n", type=int, default=1000, help="how many points to fit")
+    addBackendOption(parser)
     args = parser.parse_args(argv)
+    backend: str = args.backend
 
     x = sample(args.n)
     start = initialGuess(x)
-    trace = runEm(x, start, progress=True)
+    trace = runEm(x, start, progress=True, backend=backend)
     iterations = len(trace) - 1
     numpy = closedFormEm(x, start, iterations)
-    unstopped, unstoppedSteps = fitWithoutStopGradient(x, start, progress=True)
+    unstopped, unstoppedSteps = fitWithoutStopGradient(x, start, progress=True, backend=backend)
 
-    print(f"EM for a mixture of 3 Gaussians on n = {len(x)} points (numpy seed 0)\n")
+    print(f"EM for a mixture of 3 Gaussians on n = {len(x)} points (numpy seed 0), tfops on the"
+          f" {backend} backend\n")
     print("Fisher's identity at the start: r = stopGradient(softmax(ℓ)) makes dQ = d log p(x|θ);")
     print("without stopGradient, dQ = d log p(x|θ) - d ΣH(r)\n")
     print(scoreTable(trace[0]))

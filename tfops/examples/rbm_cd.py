@@ -11,6 +11,9 @@ The machine is small enough to compute its exact log-likelihood (the partition f
 the free energies of all 2^16 visible states), so the example prints and plots it rising, and
 checks ``tf.gradients`` of the loss against the classic CD update, with and without the
 StopGradient.
+
+Every session runs on ``Config.backend`` (``--backend {numpy,xla}``: the numpy executor, or XLA;
+the random ops draw numpy's numbers on the one and ``jax.random``'s on the other).
 """
 
 from __future__ import annotations
@@ -25,6 +28,8 @@ import numpy as np
 from attrs import frozen
 
 from tfops import Graph, Ops, Session
+from tfops.backend import Backend
+from tfops.examples import addBackendOption
 from tfops.op.core import NoOp, Placeholder, Variable
 from tfops.op.linalg import MatMul
 from tfops.op.random import RandomUniform
@@ -168,13 +173,15 @@ def numpyLogLikelihood(v: Array, W: Array, b: Array, c: Array) -> float:
 @frozen
 class Config:
     """A training run: ``epochs`` passes over the data in shuffled mini-batches of ``batchSize``,
-    CD-``k`` with learning rate ``learningRate``; every random number comes from ``seed``."""
+    CD-``k`` with learning rate ``learningRate``; every random number comes from ``seed``; the
+    session runs on ``backend``."""
 
     epochs: int = 2000
     batchSize: int = 10
     k: int = 1
     learningRate: float = 0.1
     seed: int = 1
+    backend: str | Backend = "numpy"
 
 
 @frozen
@@ -241,7 +248,7 @@ def train(config: Config, data: Array, evalEvery: int = 50, progress: bool = Fal
     rng = np.random.RandomState(config.seed)
     epochs: list[int] = []
     values: list[float] = []
-    with Session(rbm.graph) as session:
+    with Session(rbm.graph, backend=config.backend) as session:
         session.initialize()
 
         def record(epoch: int) -> None:
@@ -283,10 +290,11 @@ class GradientComparison:
 
 
 def compareGradients(
-    parameters: tuple[Array, Array, Array], data: Array, k: int, seed: int
+    parameters: tuple[Array, Array, Array], data: Array, k: int, seed: int, *,
+    backend: str | Backend = "numpy",
 ) -> list[GradientComparison]:
     """Gradients of the CD loss for Gibbs and mean-field negative phases, each with and without
-    ``tf.stopGradient``; one run, so each pair sees the same ``vModel``."""
+    ``tf.stopGradient``; one run on ``backend``, so each pair sees the same ``vModel``."""
     graph = Graph()
     tf = Ops.create(graph)
     W = tf.withName("W").variable(tf.constant(parameters[0], TFloat64))
@@ -303,7 +311,7 @@ def compareGradients(
             negative = tf.stopGradient(vModel) if stop else vModel
             loss = cdLoss(tf.withSubScope("loss"), v, negative, W, b, c)
             cases.append((name, stop, vModel, parameterGradients(tf, loss, W, b, c)))
-    with Session(graph) as session:
+    with Session(graph, backend=backend) as session:
         session.initialize()
         runner = session.runner().feed(v, data)
         for _, _, vModel, grads in cases:
@@ -381,16 +389,19 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--plot", default="rbm_cd.png", help="where to write the PNG plot")
     parser.add_argument("--epochs", type=int, default=Config().epochs, help="training epochs")
     parser.add_argument("--every", type=int, default=50, help="epochs between evaluations")
+    addBackendOption(parser)
     args = parser.parse_args(argv)
+    backend: str = args.backend
 
     data = barsAndStripes()
     n = len(data)
     started = time.perf_counter()
     print(f"CD-k training of a {VISIBLE}-{HIDDEN} RBM on the {n} bars-and-stripes "
-          f"{SIDE}x{SIDE} patterns, {args.epochs} epochs")
+          f"{SIDE}x{SIDE} patterns, {args.epochs} epochs, on the {backend} backend")
     print(f"exact mean log-likelihood of the data set (uniform model: "
           f"{-VISIBLE * np.log(2.0):.3f}, best: log(1/{n}) = {-np.log(n):.3f})\n", flush=True)
-    histories = [(f"CD-{k}", train(Config(epochs=args.epochs, k=k), data, args.every, True))
+    histories = [(f"CD-{k}", train(Config(epochs=args.epochs, k=k, backend=backend), data,
+                                   args.every, True))
                  for k in (1, 5)]
     header = f"{'epoch':>6} | " + " | ".join(f"{label:>8}" for label, _ in histories)
     print(header)
@@ -404,7 +415,7 @@ def main(argv: Sequence[str] | None = None) -> None:
 
     label, trained = histories[-1]
     k = 5
-    comparisons = compareGradients(trained.parameters, data, k, seed=7)
+    comparisons = compareGradients(trained.parameters, data, k, seed=7, backend=backend)
     print(f"\ntf.gradients(loss, [W, b, c]) at the trained {label} parameters, in float64,")
     print("against minus the CD update (<v h>_data - <v h>_model, <v>_data - <v>_model,")
     print("<h>_data - <h>_model) computed in numpy from the same v_model\n")

@@ -196,12 +196,26 @@ def _maximumMinimumGrad(tf: Ops, op: GradOp, g: Output[TFloating]) -> Grads:
 
 # -- comparisons ---------------------------------------------------------------------------
 def _notEqualShape(ctx: InferContext) -> Sequence[Shape]:
+    """Lenient (``incompatible_shape_error`` false), as TensorFlow's shape function: the
+    broadcast shape when the inputs surely broadcast, else unknown (inputs that turn out not to
+    broadcast give the scalar ``true``): an unknown dimension meets one larger than 1 or
+    another unknown one, or two known ones differ."""
     if ctx.attrs["incompatible_shape_error"]:
         return broadcastShape(ctx)
-    try:
-        return broadcastShape(ctx)
-    except ValueError:
+    a, b = ctx.shapes[0].asArray(), ctx.shapes[1].asArray()
+    if a is None or b is None:
         return [Shape.unknown()]
+    n = max(len(a), len(b))
+    a, b = (1,) * (n - len(a)) + a, (1,) * (n - len(b)) + b
+    dims = []
+    for x, y in zip(a, b, strict=True):
+        if x == 1 or y == 1:
+            dims.append(y if x == 1 else x)
+        elif x == y != -1:
+            dims.append(x)
+        else:  # an unknown dimension against one larger than 1 (or unknown), or two that differ
+            return [Shape.unknown()]
+    return [Shape.of(*dims)]
 
 
 _binary(

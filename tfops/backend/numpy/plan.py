@@ -18,7 +18,8 @@ from tfops.backend.numpy.options import NumpyOptions
 from tfops.backend.numpy.registry import Kernel, KernelSite, checkAllocation, lookupKernel
 from tfops.backend.numpy.runcode import _checkFinite, _dying, _explain, _generate, _ownArray
 from tfops.backend.numpy.state import KernelContext, Resources
-from tfops.errors import ResourceExhaustedError, UnimplementedError
+from tfops.backend.requests import describe, neededOps, parseDevice
+from tfops.errors import InvalidArgumentError, ResourceExhaustedError, UnimplementedError
 from tfops.operation import Operation
 from tfops.output import Output
 from tfops.types import TType
@@ -137,42 +138,6 @@ class _Plan:
         return [_ownArray(slots[v]) for v in self._fetchIds]
 
 
-def _neededOps(
-    fed: set[Output[TType]], fetches: Sequence[Output[TType]], targets: Sequence[Operation]
-) -> list[Operation]:
-    needed: set[Operation] = set()
-    stack: list[Operation] = [f.op() for f in fetches if f not in fed] + [
-        t for t in targets  # a target whose every output is fed is replaced by the feeds
-        if not (t.numOutputs() and all(o in fed for o in t.outputs()))
-    ]
-    while stack:
-        op = stack.pop()
-        if op in needed:
-            continue
-        needed.add(op)
-        refs = op._refInputs()
-        stack.extend(i.op() for n, i in enumerate(op.inputs()) if i not in fed and n not in refs)
-        stack.extend(  # an op whose every output is fed is replaced by the feed
-            c for c in op.controlInputs()
-            if not (c.numOutputs() and all(o in fed for o in c.outputs()))
-        )
-
-    def order(op: Operation) -> tuple[int, int]:
-        # A variable read (a stateful op without inputs) runs right before its first reader, so
-        # a reader created under a control dependency on an assignment sees the assigned value.
-        if op._opdef.stateful and not op.inputs():
-            readers = [
-                c._id for c in op.consumers() if c in needed and any(
-                    i.op() is op for n, i in enumerate(c.inputs()) if n not in c._refInputs()
-                )
-            ]
-            if readers:
-                return min(readers), 0
-        return op._id, 1
-
-    return sorted(needed, key=order)
-
-
 def _releasable(units: list[_Step], fetchIds: list[int]) -> set[int]:
     """The values whose memory a run may reuse once they die: fresh results of fused groups
     that nobody fetches and that only steps with fresh results read (such a step never
@@ -198,7 +163,9 @@ def _compile(
     values: dict[Output[TType], int] = {f: n for n, f in enumerate(feeds)}
     constants: dict[int, Any] = {}
     steps: list[_Step] = []
-    for op in _neededOps(fed, fetches, targets):
+    for op in neededOps(fed, fetches, targets):
+        if op._device and not context.config.allowSoftPlacement:
+            _checkDevice(op)
         _checkStaticAllocation(op, limit)
         opdef = op._opdef
         refs = op._refInputs()
@@ -343,6 +310,17 @@ def _root(a: Array) -> Array:
     while isinstance(a.base, np.ndarray):
         a = a.base
     return a
+
+
+def _checkDevice(op: Operation) -> None:
+    """The numpy backend runs everything on the host's CPU: an op placed elsewhere fails."""
+    name = parseDevice(op._device)
+    if name is not None and not (name[0] == "cpu" and name[1] in (0, -1)):
+        raise InvalidArgumentError(
+            op, f"op '{op._name}' is placed on {describe(name)} (withDevice({op._device!r})), "
+            "but the numpy backend runs on /device:CPU:0 only; run it on a backend that has "
+            "the device (backend=\"xla\"), or create the session with allowSoftPlacement=True"
+        )
 
 
 def _checkStaticAllocation(op: Operation, limit: int) -> None:
