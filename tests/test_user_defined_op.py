@@ -11,6 +11,7 @@ import pytest
 from scope import Scope
 from tfops import Graph, Operation, Ops, Output, PrimitiveOp, Session
 from tfops.backend.numpy import Kernel, KernelSite, registerKernel
+from tfops.backend.xla import registerLowering
 from tfops.errors import UnimplementedError
 from tfops.op import (
     FLOATS,
@@ -53,6 +54,9 @@ def _cubeGrad(tf: Ops, op: GradOp, g: Output[TFloating]) -> Grads:
 @registerKernel("UserCube", fresh=True)
 def _cubeKernel(site: KernelSite) -> Kernel:
     return lambda x: x * x * x
+
+
+registerLowering("UserCube", lambda site, x: x * x * x)
 
 
 # An op with a spec and a gradient but no kernel: the backend says so when a request compiles.
@@ -102,10 +106,11 @@ def test_userOpIsNamedAndTypedLikeABuiltInOne(tf: Ops) -> None:
     assert cube.asOutput().dataType() is TFloat64
 
 
-def test_userOpRunsItsKernelInASession(graph: Graph, tf: Ops) -> None:
+@pytest.mark.parametrize("backend", ["numpy", "xla"])
+def test_userOpRunsItsKernelInASession(graph: Graph, tf: Ops, backend: str) -> None:
     x = tf.placeholder(TFloat64)
     y = tf.math.add(UserCube.create(tf.scope(), x), 1.0)
-    with Session(graph) as s:
+    with Session(graph, backend=backend) as s:
         value = s.runner().feed(x, np.array([1.0, 2.0, -3.0])).fetch(y).run()[0]
     assert value.tolist() == [2.0, 9.0, -26.0]
 
@@ -131,11 +136,14 @@ def test_userOpRejectsADtypeOutsideItsDefinition(tf: Ops) -> None:
         UserCube.create(tf.scope(), tf.constant([1, 2]))  # type: ignore[type-var]
 
 
-def test_anOpWithoutAKernelFailsWhenTheRequestIsCompiled(graph: Graph, tf: Ops) -> None:
+@pytest.mark.parametrize("backend", ["numpy", "xla"])
+def test_anOpWithoutAKernelFailsWhenTheRequestIsCompiled(
+    graph: Graph, tf: Ops, backend: str
+) -> None:
     x = tf.placeholder(TFloat64)
     op = tf.scope().opBuilder("UserNoKernel", "UserNoKernel").addInput(x).build()
-    with Session(graph) as s, pytest.raises(UnimplementedError) as info:
+    with Session(graph, backend=backend) as s, pytest.raises(UnimplementedError) as info:
         s.runner().feed(x, np.ones(2)).fetch(op.output(0)).run()
     message = str(info.value)
-    assert "UserNoKernel" in message and "numpy backend" in message
+    assert "UserNoKernel" in message and f"{backend} backend" in message
     assert info.value.op == op
