@@ -16,7 +16,9 @@ import numpy as np
 import pytest
 
 from tfops import Graph, Ops, Output, Shape
+from tfops.backend import backendNames
 from tfops.backend.numpy import registerKernel
+from tfops.backend.xla import registerLowering
 from tfops.op import (
     AttrDef,
     GradOp,
@@ -38,6 +40,13 @@ Array = np.ndarray[Any, Any]
 
 
 # -- helpers -------------------------------------------------------------------------------
+@pytest.fixture(params=backendNames())
+def backend(request: pytest.FixtureRequest) -> str:
+    """The gradients these tests build run on every backend (the ``run`` fixture's session)."""
+    name: str = request.param
+    return name
+
+
 def dy(grads: Gradients, i: int = 0) -> Output[TType]:
     """The ``i``-th gradient, which the test expects to exist."""
     d = grads.dy(i)
@@ -390,6 +399,7 @@ def _registerCube(opType: str) -> None:
         )
     )
     registerKernel(opType, lambda site: lambda x: x * x * x)
+    registerLowering(opType, lambda site, x: x * x * x)
 
 
 NO_GRAD_TYPE = f"TestCubeNoGrad{uuid.uuid4().hex}"  # unique: the registry is global
@@ -446,7 +456,9 @@ def test_xProducedByAnOpWithoutGradientNeedsNoGradientOfThatOp(
     np.testing.assert_allclose(value, 2 * np.exp(3 * np.array([0.5, -1.0])), rtol=1e-15)
 
 
-def test_userRegisteredGradientWorksLikeABuiltInOne(graph: Graph, tf: Ops, run: Run) -> None:
+def test_userRegisteredGradientWorksLikeABuiltInOne(
+    graph: Graph, tf: Ops, run: Run, backend: str
+) -> None:
     opType = f"TestCubeWithGrad{uuid.uuid4().hex}"
     _registerCube(opType)
     x = tf.placeholder(TFloat64)
@@ -465,7 +477,7 @@ def test_userRegisteredGradientWorksLikeABuiltInOne(graph: Graph, tf: Ops, run: 
     np.testing.assert_allclose(first, 3 * xValue**2 * e, rtol=1e-14, atol=0)
     np.testing.assert_allclose(second, (6 * xValue + 9 * xValue**4) * e, rtol=1e-14, atol=0)
     assert d1.op().name().startswith("Gradients/Cube_grad/")
-    assertGradientsClose(y, [x], {x: xValue})
+    assertGradientsClose(y, [x], {x: xValue}, backend=backend)
 
 
 # -- unknown and partially known shapes -----------------------------------------------------
