@@ -44,7 +44,9 @@ class NameRegistry:
         # prefix -> {id -> next suffix}; every name handed out is a key too, so an explicit
         # name such as "add_1" cannot collide with one made unique earlier or later.
         self._ids: dict[str, dict[str, int]] = {}
-        self._journal: list[tuple[str, str, int | None]] = []
+        # (prefix, name, its previous counter, the reservation that changed it)
+        self._journal: list[tuple[str, str, int | None, int]] = []
+        self._reservations = 0
 
     def checkName(self, name: object, what: str = "name") -> str:
         """Returns ``name`` if it is a valid op or scope name, else raises ``valueError``."""
@@ -66,21 +68,23 @@ class NameRegistry:
     def makeUnique(self, prefix: str, name: str) -> str:
         """Reserves and returns ``name`` under ``prefix``, suffixed ``_N`` if already taken."""
         with self.lock:
+            self._reservations += 1
+            rid = self._reservations
             ids = self._ids.get(prefix)
             if ids is None:
                 ids = self._ids[prefix] = {}
             n = ids.get(name)
             if n is None:
-                self._journal.append((prefix, name, None))
+                self._journal.append((prefix, name, None, rid))
                 ids[name] = 1
                 return name
             candidate = f"{name}_{n}"
             while candidate in ids:
                 n += 1
                 candidate = f"{name}_{n}"
-            self._journal.append((prefix, name, ids[name]))
+            self._journal.append((prefix, name, ids[name], rid))
             ids[name] = n + 1
-            self._journal.append((prefix, candidate, None))
+            self._journal.append((prefix, candidate, None, rid))
             ids[candidate] = 1
             return candidate
 
@@ -102,10 +106,28 @@ class NameRegistry:
         """Undoes every reservation made since ``mark``."""
         with self.lock:
             while len(self._journal) > mark:
-                prefix, name, previous = self._journal.pop()
-                ids = self._ids[prefix]
-                if previous is None:
-                    del ids[name]
-                else:
-                    ids[name] = previous
+                self._undo()
+
+    def lastReservation(self, prefix: str, name: str) -> int | None:
+        """The reservation that handed out ``name`` under ``prefix``, if it is the last one
+        made and not yet committed (so that :meth:`forget` can still undo it)."""
+        with self.lock:
+            if not self._journal:
+                return None
+            last = self._journal[-1]
+            return last[3] if last[0] == prefix and last[1] == name and last[2] is None else None
+
+    def forget(self, reservation: int) -> None:
+        """Undoes ``reservation`` if nothing was reserved or committed since; else keeps it."""
+        with self.lock:
+            while self._journal and self._journal[-1][3] == reservation:
+                self._undo()
+
+    def _undo(self) -> None:
+        prefix, name, previous, _ = self._journal.pop()
+        ids = self._ids[prefix]
+        if previous is None:
+            del ids[name]
+        else:
+            ids[name] = previous
 

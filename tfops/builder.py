@@ -49,7 +49,7 @@ class OperationBuilder:
         type: str,
         name: str,
         scope: Scope,
-        reserved: tuple[int, int] | None = None,
+        reserved: int | None = None,
     ) -> None:
         for part in name.split("/") if isinstance(name, str) else [name]:
             if not isinstance(part, str) or NAME_PATTERN.fullmatch(part) is None:
@@ -66,7 +66,7 @@ class OperationBuilder:
         self._attrs: dict[str, Any] = {}
         self._device = scope.device()
         self._site = userSite()
-        # where the name registry's journal stood before the scope reserved this op's name
+        # the name registry's reservation of this op's name, freed if the build fails
         self._reserved = reserved
         self._trusted = False
 

@@ -111,14 +111,20 @@ class Graph:
         return self._baseScope
 
     def operation(self, name: str) -> Operation | None:
-        """Returns the operation named ``name``, or ``None``."""
+        """Returns the operation named ``name``, or ``None``.
+
+        Waits for a construction another thread has under way: an op is seen only once the
+        construction that made it cannot be undone any more.
+        """
         self._checkOpen()
-        return self._byName.get(name)
+        with self._lock:
+            return self._byName.get(name)
 
     def operations(self) -> Iterator[Operation]:
         """Iterates over the operations in the order they were added."""
         self._checkOpen()
-        return iter(list(self._opList))
+        with self._lock:
+            return iter(list(self._opList))
 
     def addInitializer(self, op: Operation) -> None:
         """Registers ``op`` (e.g. a variable's ``Assign``) to run at ``session.initialize()``."""
@@ -191,28 +197,18 @@ class Graph:
         file:line): on any error, the ops and names added inside are removed."""
         return _Transaction(self)
 
-    def _reservationOf(self, name: str) -> tuple[int, int] | None:
-        """Where the name journal stood before ``name`` was reserved, and after, if that was
-        the last reservation (what a scope's ``opBuilder`` just did): undoing to there frees
-        it."""
-        journal = self._names._journal
+    def _reservationOf(self, name: str) -> int | None:
+        """The name registry's reservation of ``name``, when it is the last one (what a scope's
+        ``opBuilder`` just made): forgetting it frees the name."""
         prefix, _, base = name.rpartition("/")
-        n = len(journal) - 1
-        if n < 0 or journal[n] != (prefix, base, None):
-            return None
-        if n > 0:  # "add_1" was made unique from "add": that counter moved too
-            p, root, previous = journal[n - 1]
-            if p == prefix and previous is not None and base.startswith(root + "_"):
-                n -= 1
-        return n, len(journal)
+        return self._names.lastReservation(prefix, base)
 
-    def _forgetReservation(self, reservation: tuple[int, int]) -> None:
+    def _forgetReservation(self, reservation: int) -> None:
         """Frees a name reserved as :meth:`_reservationOf` found, unless anything was reserved
-        or committed since."""
-        mark, after = reservation
+        or committed since (then the name stays taken, as TensorFlow Java leaves it)."""
         with self._lock:
-            if self._txDepth == 0 and len(self._names._journal) == after:
-                self._names.rollback(mark)
+            if self._txDepth == 0:
+                self._names.forget(reservation)
 
     def _add(self, op: Operation, reserved: bool = False) -> None:
         """Adds a built op, inside a transaction (whose thread holds the lock); ``reserved``:
@@ -230,18 +226,8 @@ class Graph:
         op._id = len(self._opList)
         self._opList.append(op)
         self._byName[name] = op
-        inputs = op._inputs
-        n = len(inputs)
-        if n == 1:
-            inputs[0]._op._consumers.append(op)
-        elif n == 2:
-            first, second = inputs[0]._op, inputs[1]._op
-            first._consumers.append(op)
-            if second is not first:
-                second._consumers.append(op)
-        elif n:
-            for source in dict.fromkeys(i._op for i in inputs):
-                source._consumers.append(op)
+        for i in op._inputs:
+            i._op._consumers[op] = None
 
     def _removeUnused(self, mark: int, kept: Sequence[Output[TType]]) -> None:
         """Removes the ops added since ``mark`` that no output in ``kept`` depends on (what a
@@ -267,7 +253,7 @@ class Graph:
                     continue
                 del self._byName[op._name]
                 for source in dict.fromkeys(i._op for i in op._inputs):
-                    source._consumers.remove(op)
+                    del source._consumers[op]
 
     def _removeSince(self, mark: int) -> None:
         self._initializers = [op for op in self._initializers if op._id < mark]
@@ -275,4 +261,4 @@ class Graph:
             op = self._opList.pop()
             del self._byName[op._name]
             for source in dict.fromkeys(i._op for i in op._inputs):
-                source._consumers.remove(op)
+                del source._consumers[op]

@@ -95,7 +95,9 @@ class Operation:
         self._controlInputs = controlInputs
         self._attrs = attrs if type(attrs) is dict else dict(attrs)  # the builder's own
         self._device = device
-        self._consumers: list[Operation] = []
+        # the ops that read an output of this one, in the order they were added (a dict: one
+        # entry per consumer, removed in constant time when a failed construction is undone)
+        self._consumers: dict[Operation, None] = {}
         self._site = site
         self._id = -1
         self._hash = hash(name) ^ id(graph)
@@ -152,7 +154,8 @@ class Operation:
 
     def consumers(self) -> list[Operation]:
         """Returns the operations that take an output of this one as a data input."""
-        return list(dict.fromkeys(self._consumers))
+        with self._graph._lock:  # never an op another thread's construction may still undo
+            return list(self._consumers)
 
     def device(self) -> str:
         """Returns the requested device ("" when unset)."""
