@@ -1,19 +1,17 @@
 """Every tfops benchmark, each a ratio against a baseline measured in the same run.
 
 Run: ``python bench/run.py`` (``--quick`` for fewer repeats, ``--json PATH`` to keep the
-numbers). TensorFlow's columns need ``tensorflow-cpu`` (the ``bench`` extra:
-``pip install -e '.[bench]'``); without it they read ``n/a`` and everything else still runs.
+numbers, ``--only mlp softmax`` for some sections). TensorFlow's and JAX's columns need
+``tensorflow-cpu`` and ``jax`` (the ``bench`` extra: ``pip install -e '.[bench]'``); without
+them they read ``n/a`` and everything else still runs. A contender that fails (the XLA backend
+lacking a lowering, say) reads ``n/a`` with its error in the notes.
 
-The workloads (docs/performance.md says what each target means):
+The workloads are in ``bench/workloads.py`` (docs/performance.md says what each target means):
 
-- run overhead: the stable softmax ``p = exp(x - stopGradient(max x)) / sum(...)`` and the
-  gradient of ``sum(w * p)`` with respect to ``x``, on 10 float32 elements, one ``run()`` per
-  call, against TensorFlow graph mode (``tf.compat.v1`` Graph, Session and ``tf.gradients``),
-  against JAX ``jit`` (the number quoted in the issue, unless JAX is installed) and against a
-  hand-written numpy function doing the same math;
-- throughput: the same at 1e5, 1e6 and 1e7 elements, against the numpy function and
-  TensorFlow, with the effective bandwidth (bytes the computation must move: ``x`` and ``w``
-  read, ``p`` and ``dx`` written) against ``np.copyto``'s, measured on arrays of that size;
+- overhead and throughput: the stable softmax and its gradient, on 10 elements (the cost of one
+  run), and on 1e5, 1e6 and 1e7 elements (throughput), with the effective bandwidth against ``np.copyto``'s;
+- mlp: one SGD step of a 784-512-512-10 perceptron, batch 256, with both cores free and with
+  one of them kept busy by another process;
 - construction: microseconds per op to build a chain of 10,000 elementwise ops (the chain of
   ``bench/gradient_chain.py``), against TensorFlow graph mode;
 - gradient construction: microseconds per forward op to build the gradient of chains of 1,000
@@ -21,8 +19,15 @@ The workloads (docs/performance.md says what each target means):
 - memory: peak resident memory of one forward and backward pass at 1e7 float32 elements, each
   measured in a fresh subprocess, against the numpy function (and TensorFlow, for reference).
 
-Times are medians; the contenders of a row are timed in alternating rounds, so that a slow
-moment of the machine hits them alike.
+How the timed workloads (overhead, throughput, mlp) are measured, the same way for every contender: each
+contender runs in a child process of its own, started with the same environment (``ALLOCATOR``:
+the C library's allocator keeps the memory programs free and hands it out again, the state a
+long-running loop reaches, so that nobody's temporaries are freshly mapped pages), warmed up,
+then called back to back for a while; its time is the median of those calls. The contenders of
+a row take turns, three times (once with ``--quick``; the MLP two more, each turn timing a
+contender with both cores free, then with one kept busy), and each keeps the best of its
+medians (the machine's other work only ever slows a contender down). ``bench/profile.py``
+shows where a numpy-backend run spends its time.
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ import importlib.util
 import json
 import os
 import platform
+import resource
 import statistics
 import subprocess
 import sys
@@ -49,105 +55,53 @@ sys.path.insert(0, str(ROOT))  # runnable from a checkout
 sys.path.insert(0, str(ROOT / "bench"))
 
 from gradient_chain import buildChain  # noqa: E402
+from workloads import (  # noqa: E402
+    handSoftmaxGrad,
+    makeMlp,
+    makeSoftmax,
+    softmaxInputs,
+    tensorflow,
+    tfopsSoftmaxGrad,
+    tfSoftmaxGrad,
+)
 
-from tfops import Graph, Ops, Session  # noqa: E402
-from tfops import Shape as TShape  # noqa: E402
-from tfops.op.core import Placeholder  # noqa: E402
-from tfops.output import Operand  # noqa: E402
-from tfops.types import TFloat32  # noqa: E402
+from tfops import Graph, Ops  # noqa: E402
 
 Array = np.ndarray[Any, Any]
-JAX_QUOTED_US = 24.0  # JAX jit, stable softmax forward + gradient on 10 elements (the issue)
-TF_QUOTED_US = 300.0  # TensorFlow graph mode, the same (the issue), for the docs only
+
+ALLOCATOR = {"MALLOC_MMAP_THRESHOLD_": str(1 << 30), "MALLOC_TRIM_THRESHOLD_": str(1 << 30)}
+"""The environment of every timed child process: glibc's allocator serves every block below
+1 GiB from its heap (not from a fresh mapping of its own) and never gives freed memory back to
+the system. Without it, on this machine's glibc, numpy's temporaries of 400 KB and more come
+from fresh pages on every call of a loop (the heap's top is trimmed when they are freed, and
+blocks of 32 MiB and more are always mapped anew), and the page faults cost up to seven times
+the arithmetic; how much depends on what else the process did. Set alike for every contender,
+it gives each the same warm allocator, the best case for numpy by hand."""
+
+def allocator() -> dict[str, str]:
+    """The allocator settings of the timed children (none with ``--default-malloc``)."""
+    return {} if os.environ.get("TFOPS_BENCH_DEFAULT_MALLOC") else ALLOCATOR
 
 
-# -- the workloads ---------------------------------------------------------------------------
-def inputs(n: int) -> tuple[Array, Array]:
-    """``x`` (standard normal) and the weights ``w`` (0.5 to 1.5), float32."""
-    x = np.random.default_rng(0).standard_normal(n).astype(np.float32)
-    return x, np.linspace(0.5, 1.5, n, dtype=np.float32)
+NAMES = {"numpy": "numpy backend", "xla": "xla backend", "tf": "TF graph mode",
+         "jax": "JAX jit", "hand": "numpy by hand"}
+SIZES = (100_000, 1_000_000, 10_000_000)
 
 
-def numpySoftmaxGrad(x: Array, w: Array) -> tuple[Array, Array]:
-    """The hand-written numpy version: softmax, then d sum(w * p) / dx = p * (w - sum(w * p))."""
-    z = x - x.max()
-    e = np.exp(z)
-    p = e / e.sum()
-    wp = w * p
-    dx = wp - p * wp.sum()
-    return p, dx
-
-
-def tfopsSoftmaxGrad(x: Array, w: Array) -> Callable[[], list[Array]]:
-    """A function running the tfops graph once (x fed, p and dx fetched)."""
-    graph = Graph()
-    tf = Ops.create(graph)
-    xIn = tf.placeholder(TFloat32, Placeholder.shape(TShape.of(x.size)))
-    z = tf.math.sub(xIn, tf.stopGradient(tf.max(xIn, 0)))
-    e = tf.math.exp(z)
-    p = tf.math.div(e, tf.sum(e, 0))
-    weights: Operand[TFloat32] = tf.constant(w, TFloat32)
-    loss = tf.sum(tf.math.mul(weights, p), 0)
-    dx = tf.gradients(loss, [xIn]).dy(0)
-    assert dx is not None
-    session = Session(graph)
-
-    def run() -> list[Array]:
-        return list(session.runner().feed(xIn, x).fetch(p).fetch(dx).run())
-
-    return run
-
-
-def hasTensorflow() -> bool:
-    """Whether TensorFlow is installed (and not switched off with ``--no-tf``)."""
-    if os.environ.get("TFOPS_BENCH_NO_TF"):
+def has(module: str) -> bool:
+    """Whether ``module`` is installed (TensorFlow: and not switched off with ``--no-tf``)."""
+    if module == "tensorflow" and os.environ.get("TFOPS_BENCH_NO_TF"):
         return False
-    return importlib.util.find_spec("tensorflow") is not None
+    return importlib.util.find_spec(module) is not None
 
 
-def tensorflow() -> Any | None:
-    """The ``tensorflow`` module, or ``None`` when it is not installed."""
-    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
-    try:
-        import tensorflow as tf  # type: ignore[import-untyped,unused-ignore]
-    except ImportError:
-        return None
-    return tf
-
-
-def tfSoftmaxGrad(tf: Any, x: Array, w: Array) -> Callable[[], list[Array]]:
-    """The same in TensorFlow graph mode: one ``Session.run`` per call."""
-    v1 = tf.compat.v1
-    graph = tf.Graph()
-    with graph.as_default():
-        xIn = v1.placeholder(tf.float32, [x.size])
-        z = xIn - tf.stop_gradient(tf.reduce_max(xIn, 0))
-        e = tf.exp(z)
-        p = e / tf.reduce_sum(e, 0)
-        loss = tf.reduce_sum(tf.constant(w) * p, 0)
-        dx = tf.gradients(loss, [xIn])[0]
-        session = v1.Session(graph=graph)
-
-    def run() -> list[Array]:
-        return list(session.run([p, dx], {xIn: x}))
-
-    return run
-
-
-def jaxSoftmaxGrad(x: Array, w: Array) -> Callable[[], Any] | None:
-    """The same with ``jax.jit``, when JAX is installed."""
-    try:
-        import jax  # type: ignore[import-not-found]
-        import jax.numpy as jnp  # type: ignore[import-not-found]
-    except ImportError:
-        return None
-
-    def loss(x: Any) -> Any:
-        p = jax.nn.softmax(x)
-        return jnp.sum(jnp.asarray(w) * p), p
-
-    step = jax.jit(jax.value_and_grad(loss, has_aux=True))
-    return lambda: jax.block_until_ready(step(x))
+def available(kind: str) -> str | None:
+    """Why contender ``kind`` cannot run here, or ``None``."""
+    if kind == "tf" and not has("tensorflow"):
+        return "TensorFlow not installed"
+    if kind in ("jax", "xla") and not has("jax"):
+        return "JAX not installed"
+    return None
 
 
 def tfChain(tf: Any, n: int) -> tuple[Any, Any]:
@@ -169,49 +123,124 @@ def tfChain(tf: Any, n: int) -> tuple[Any, Any]:
     return x, y
 
 
-# -- timing ----------------------------------------------------------------------------------
-def interleaved(
-    contenders: dict[str, Callable[[], object]], rounds: int, perRound: int
-) -> dict[str, float]:
-    """Median seconds per call of each contender, timed in alternating rounds."""
-    samples: dict[str, list[float]] = {name: [] for name in contenders}
-    for fn in contenders.values():
-        fn()
-        fn()  # warm: plans compiled, caches filled
-    for _ in range(rounds):
-        for name, fn in contenders.items():
-            for _ in range(perRound):
-                start = time.perf_counter()
-                fn()
-                samples[name].append(time.perf_counter() - start)
-    return {name: statistics.median(s) for name, s in samples.items()}
+# -- timing in child processes ---------------------------------------------------------------
+@dataclass
+class Timed:
+    """What a child process measured: median seconds per call, minor page faults per call, the
+    first result (to check that contenders agree), or the error that stopped it."""
+
+    seconds: float | None = None
+    faults: float = 0.0
+    first: float | None = None
+    error: str = ""
 
 
-def copyBandwidth(n: int, rounds: int) -> float:
-    """Bytes per second ``np.copyto`` moves (read and write) between float32 arrays of n."""
-    source = np.ones(n, np.float32)
-    target = np.empty_like(source)
-    seconds = interleaved({"copy": lambda: np.copyto(target, source)}, rounds, 5)["copy"]
-    return 2 * source.nbytes / seconds
+def timedChild(workload: str, kind: str, n: int, budget: float) -> None:
+    """Times one contender (in a child process); prints a ``Timed`` as JSON."""
+    try:
+        if workload == "copy":
+            source = np.ones(n, np.float32)
+            target = np.empty_like(source)
+
+            def run() -> object:
+                np.copyto(target, source)
+                return target
+        elif workload == "mlp":
+            run = makeMlp(kind)
+        else:
+            run = makeSoftmax(kind, n)
+        first = run()
+        for _ in range(4):
+            run()  # warm: compiled, caches and allocator settled
+        samples: list[float] = []
+        faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+        end = time.perf_counter() + budget
+        while len(samples) < 15 or (time.perf_counter() < end and len(samples) < 20_000):
+            start = time.perf_counter()
+            run()
+            samples.append(time.perf_counter() - start)
+        faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt - faults
+        check = np.asarray(first[0] if isinstance(first, (list, tuple)) else first)
+        result = Timed(statistics.median(samples), faults / len(samples),
+                       float(np.sum(check, dtype=np.float64)))
+    except Exception as e:  # reported as n/a, with the error
+        lines = [line for line in str(e).strip().splitlines() if line.strip()]
+        result = Timed(error=f"{type(e).__name__}: {lines[0] if lines else ''}"[:160])
+    print(json.dumps(result.__dict__))
+
+
+def spinner() -> subprocess.Popen[bytes]:
+    """Another process keeping one core busy."""
+    return subprocess.Popen([sys.executable, "-c", "while True: pass"])
+
+
+def timeChild(workload: str, kind: str, n: int, budget: float, busy: bool) -> Timed:
+    """One child process timing contender ``kind`` (with a core kept busy, if ``busy``)."""
+    busyWith = spinner() if busy else None
+    try:
+        done = subprocess.run(
+            [sys.executable, __file__, "--timed-child", workload, kind, str(n), str(budget)],
+            capture_output=True, text=True, env={**os.environ, **allocator()},
+        )
+    finally:
+        if busyWith is not None:
+            busyWith.kill()
+            busyWith.wait()
+    lines = done.stdout.strip().splitlines()
+    try:
+        return Timed(**json.loads(lines[-1]))
+    except (IndexError, ValueError):
+        tail = done.stderr.strip().splitlines()
+        return Timed(error=(tail[-1] if tail else "no output")[:160])
+
+
+def measure(
+    workload: str, n: int, kinds: list[str], rounds: int, budget: float,
+    busy: tuple[bool, ...] = (False,),
+) -> list[dict[str, Timed]]:
+    """Each contender timed in child processes, ``rounds`` turns, the best median kept; for
+    each entry of ``busy``, one after the other in every turn (with a core kept busy or not), so
+    that what else the machine does hits both alike."""
+    found: list[dict[str, list[Timed]]] = [{k: [] for k in kinds} for _ in busy]
+    for k in kinds:
+        reason = available(k)
+        if reason is not None:
+            for f in found:
+                f[k].append(Timed(error=reason))
+    for r in range(rounds):
+        for k in (kinds if r % 2 == 0 else kinds[::-1]):
+            for f, b in zip(found, busy, strict=True):
+                if not (f[k] and f[k][0].error):
+                    f[k].append(timeChild(workload, k, n, budget, b))
+    best: list[dict[str, Timed]] = []
+    for f in found:
+        best.append({})
+        for k, results in f.items():
+            good = [t for t in results if t.seconds is not None]
+            best[-1][k] = min(good, key=lambda t: t.seconds or 0.0) if good else results[0]
+    return best
 
 
 # -- rows ------------------------------------------------------------------------------------
 @dataclass
 class Row:
-    """One line of the table: tfops against a baseline, with the target for the ratio."""
+    """One line of the table: a contender against a baseline, with the target for the ratio."""
 
     section: str
     name: str
-    tfops: float
-    baseline: float | None
+    contender: str
+    value: float | None
     baselineName: str
+    baseline: float | None
     unit: str
-    target: float | None = None  # the ratio tfops / baseline must be at most this
+    target: float | None = None  # the ratio value / baseline must be at most this
     note: str = ""
 
     @property
     def ratio(self) -> float | None:
-        return None if self.baseline is None else self.tfops / self.baseline
+        if self.value is None or self.baseline is None:
+            return None
+        return self.value / self.baseline
 
     @property
     def holds(self) -> str:
@@ -222,38 +251,114 @@ class Row:
         return "yes" if self.ratio <= self.target else "MISSED"
 
 
-SIZES = (100_000, 1_000_000, 10_000_000)
+def timedRow(
+    section: str, name: str, t: dict[str, Timed], kind: str, base: str, scale: float, unit: str,
+    target: float | None = None, note: str = "",
+) -> Row:
+    """A row comparing contender ``kind`` with contender ``base`` (times scaled to ``unit``);
+    a contender that failed reads n/a, its error in the notes."""
+    errors = [f"{NAMES[k]}: {t[k].error}" for k in (kind, base) if t[k].error]
+    value, baseline = t[kind].seconds, t[base].seconds
+    return Row(section, name, NAMES[kind], None if value is None else value * scale,
+               NAMES[base], None if baseline is None else baseline * scale, unit, target,
+               "; ".join(errors) or note)
 
 
-def baselines(only: set[str], rounds: int, repeats: int) -> dict[str, float]:
-    """TensorFlow's (and JAX's) numbers, measured in a child process: their thread pools
-    spin after each run, and would slow down whatever is timed next to them."""
-    if not hasTensorflow() and importlib.util.find_spec("jax") is None:
+def faults(t: dict[str, Timed]) -> str:
+    """The page faults per call of each contender that ran."""
+    return "faults/call " + ", ".join(
+        f"{k} {v.faults:.0f}" for k, v in t.items() if v.seconds is not None)
+
+
+def agree(t: dict[str, Timed], what: str) -> None:
+    """Warns when the contenders' first results disagree (they must do the same work)."""
+    firsts = {k: v.first for k, v in t.items() if v.first is not None}
+    values = [v for v in firsts.values() if v is not None]
+    if values and max(values) - min(values) > 1e-3 * max(1.0, abs(values[0])):
+        print(f"  WARNING {what}: the contenders' results differ: {firsts}", file=sys.stderr)
+
+
+def overhead(rounds: int, budget: float) -> list[Row]:
+    (t,) = measure("softmax", 10, ["numpy", "xla", "tf", "jax", "hand"], rounds, budget)
+    agree(t, "overhead")
+    section, name = "run overhead, 10 elements", "softmax fwd+grad, us/run"
+    return [
+        timedRow(section, name, t, "numpy", "tf", 1e6, "us", 0.1),
+        timedRow(section, name, t, "numpy", "jax", 1e6, "us", 1.5),
+        timedRow(section, name, t, "numpy", "hand", 1e6, "us"),
+        timedRow(section, name, t, "xla", "jax", 1e6, "us"),
+        timedRow(section, name, t, "xla", "tf", 1e6, "us"),
+    ]
+
+
+def throughput(n: int, rounds: int, budget: float) -> list[Row]:
+    (t,) = measure("softmax", n, ["numpy", "hand", "xla", "jax", "tf"], rounds, budget)
+    agree(t, f"softmax {n}")
+    copy = measure("copy", n, ["hand"], 1, budget)[0]["hand"].seconds
+    moved = 4 * n * 4  # float32 x and w read, p and dx written
+
+    def bandwidth(k: str) -> str:
+        s = t[k].seconds
+        if s is None:
+            return "n/a"
+        share = f" = {moved / s / (2 * n * 4 / copy):.0%} of copyto's" if copy else ""
+        return f"{moved / s / 1e9:.1f} GB/s{share}"
+
+    section = f"throughput, {n:.0e} elements".replace("e+0", "e")
+    name = "softmax fwd+grad, ms/run"
+    large = n >= 10_000_000
+    numbers = (f"{bandwidth('numpy')} (numpy by hand {bandwidth('hand')}; copyto "
+               f"{2 * n * 4 / copy / 1e9:.1f} GB/s); " if copy else "") + faults(t)
+    return [
+        timedRow(section, name, t, "numpy", "hand", 1e3, "ms", None if large else 1.15, numbers),
+        timedRow(section, name, t, "numpy", "tf", 1e3, "ms", 1.0 if large else None,
+                 f"TF {bandwidth('tf')}"),
+        timedRow(section, name, t, "xla", "jax", 1e3, "ms", 1.05),
+    ]
+
+
+def mlp(rounds: int, budget: float) -> list[Row]:
+    kinds = ["numpy", "hand", "xla", "jax", "tf"]
+    # numpy's BLAS threads make the step very sensitive to whatever else runs: more turns
+    quiet, busy = measure("mlp", 0, kinds, rounds + 2, budget * 0.6, busy=(False, True))
+    agree(quiet, "mlp")
+    section, name = "MLP SGD step, 784-512-512-10, batch 256", "ms/step"
+    rows = [
+        timedRow(section, name, quiet, "numpy", "hand", 1e3, "ms", 1.1, faults(quiet)),
+        timedRow(section, name, quiet, "numpy", "tf", 1e3, "ms"),
+        timedRow(section, name, quiet, "xla", "jax", 1e3, "ms", 1.05),
+        timedRow(section, name, quiet, "xla", "tf", 1e3, "ms", 1.0),
+    ]
+    slowdown: dict[str, Timed] = {}
+    for k in kinds:
+        q, b = quiet[k].seconds, busy[k].seconds
+        slowdown[k] = Timed(b / q if q and b else None, error=quiet[k].error or busy[k].error)
+    note = "one core busy: " + ", ".join(
+        f"{NAMES[k]} {(busy[k].seconds or 0) * 1e3:.1f} ms ({slowdown[k].seconds:.2f}x)"
+        for k in kinds if slowdown[k].seconds is not None)
+    section = "MLP SGD step, one core busy"
+    name = "slowdown (busy / quiet)"
+    return rows + [
+        timedRow(section, name, slowdown, "numpy", "hand", 1, "x", 1.0, note),
+        timedRow(section, name, slowdown, "xla", "jax", 1, "x"),
+    ]
+
+
+def baselines(only: set[str], repeats: int) -> dict[str, float]:
+    """TensorFlow's construction numbers, measured in a child process."""
+    if not has("tensorflow") or not only & {"construction", "gradient"}:
         return {}
     out = subprocess.run(
-        [sys.executable, __file__, "--baselines-child", str(rounds), str(repeats), *only],
+        [sys.executable, __file__, "--baselines-child", str(repeats), *only],
         capture_output=True, text=True, check=True,
     ).stdout
     result: dict[str, float] = json.loads(out.strip().splitlines()[-1])
     return result
 
 
-def baselinesChild(rounds: int, repeats: int, only: list[str]) -> None:
-    tf = tensorflow() if hasTensorflow() else None
+def baselinesChild(repeats: int, only: list[str]) -> None:
+    tf = tensorflow()
     found: dict[str, float] = {}
-    if "overhead" in only:
-        x, w = inputs(10)
-        contenders: dict[str, Callable[[], object]] = {}
-        if tf is not None:
-            contenders["tf"] = tfSoftmaxGrad(tf, x, w)
-        jax = jaxSoftmaxGrad(x, w)
-        if jax is not None:
-            contenders["jax"] = jax
-        for name, seconds in interleaved(contenders, rounds, 200).items():
-            found[f"overhead {name}"] = seconds * 1e6
-    if tf is None:
-        print(json.dumps(found))
-        return
     if "construction" in only:
         found["construction"] = statistics.median(
             tfChainSeconds(tf, 10_000, gradient=False) for _ in range(max(1, repeats // 2))
@@ -281,73 +386,6 @@ def tfChainSeconds(tf: Any, n: int, gradient: bool) -> float:
         return time.perf_counter() - start
 
 
-def runOverhead(base: dict[str, float], rounds: int) -> list[Row]:
-    x, w = inputs(10)
-    t = {k: v * 1e6 for k, v in interleaved(
-        {"tfops": tfopsSoftmaxGrad(x, w), "numpy": lambda: numpySoftmaxGrad(x, w)}, rounds, 200
-    ).items()}
-    jaxUs = base.get("overhead jax", JAX_QUOTED_US)
-    jaxName = "JAX jit" + ("" if "overhead jax" in base else f" (quoted {JAX_QUOTED_US:g} us)")
-    section = "run overhead, 10 elements"
-    name = "softmax fwd+grad, us/run"
-    return [
-        Row(section, name, t["tfops"], base.get("overhead tf"), "TF graph mode", "us", 0.1),
-        Row(section, name, t["tfops"], jaxUs, jaxName, "us", 1.5),
-        Row(section, name, t["tfops"], t["numpy"], "numpy by hand", "us"),
-    ]
-
-
-def throughput(base: dict[str, float], n: int, rounds: int) -> list[Row]:
-    # Each contender runs alone in a child process, twice, in turns: timed side by side in one
-    # process, each would run with the C library's allocator in the state the other left (at
-    # these sizes a temporary may come from fresh pages or from the heap depending on it), and
-    # TensorFlow's threads spin for a while after each run, slowing down whatever runs next.
-    t: dict[str, list[float]] = {"tfops": [], "numpy": []}
-    if hasTensorflow():
-        t["tf"] = []
-    for _ in range(2):
-        for kind in t:
-            out = subprocess.run(
-                [sys.executable, __file__, "--throughput-child", kind, str(n), str(rounds)],
-                capture_output=True, text=True, check=True,
-            ).stdout
-            t[kind].append(float(out.strip().splitlines()[-1]))
-    seconds = {k: min(v) for k, v in t.items()}  # the better of two medians
-    bandwidth = copyBandwidth(n, rounds)
-    moved = 4 * n * 4  # float32 x and w read, p and dx written
-    gbs = {k: moved / v / 1e9 for k, v in seconds.items()}
-    tfMs = seconds["tf"] * 1e3 if "tf" in seconds else None
-    section = f"throughput, {n:.0e} elements".replace("e+0", "e")
-    name = "softmax fwd+grad, ms/run"
-    ms = {k: v * 1e3 for k, v in seconds.items()}
-    large = n >= 10_000_000
-    return [
-        Row(section, name, ms["tfops"], ms["numpy"], "numpy by hand", "ms",
-            None if large else 1.15,
-            f"{gbs['tfops']:.1f} GB/s = {moved / seconds['tfops'] / bandwidth:.0%} of copyto's "
-            f"{bandwidth / 1e9:.1f} GB/s (numpy {gbs['numpy']:.1f})"),
-        Row(section, name, ms["tfops"], tfMs, "TF graph mode", "ms", 1.0 if large else None,
-            "" if tfMs is None else f"TF {gbs['tf']:.1f} GB/s"),
-    ]
-
-
-def throughputChild(kind: str, n: int, rounds: int) -> None:
-    """Prints the median seconds of one forward+backward run at n elements (tfops, numpy, or
-    tf: TensorFlow)."""
-    x, w = inputs(n)
-    run: Callable[[], object]
-    if kind == "tfops":
-        run = tfopsSoftmaxGrad(x, w)
-    elif kind == "numpy":
-        def run() -> object:
-            return numpySoftmaxGrad(x, w)
-    else:
-        run = tfSoftmaxGrad(tensorflow(), x, w)
-    for _ in range(3):
-        run()  # warm: plan compiled, allocator settled
-    print(interleaved({kind: run}, rounds, max(1, int(2e6 // n)))[kind])
-
-
 def construction(base: dict[str, float], repeats: int) -> list[Row]:
     n = 10_000
 
@@ -359,8 +397,8 @@ def construction(base: dict[str, float], repeats: int) -> list[Row]:
             return time.perf_counter() - start
 
     ours = statistics.median(seconds() for _ in range(repeats)) / n * 1e6
-    return [Row("construction", "10,000-op chain, us/op", ours, base.get("construction"),
-                "TF graph mode", "us", 0.05)]
+    return [Row("construction", "10,000-op chain, us/op", "tfops", ours, "TF graph mode",
+                base.get("construction"), "us", 0.05)]
 
 
 def gradientConstruction(base: dict[str, float], repeats: int) -> list[Row]:
@@ -377,14 +415,13 @@ def gradientConstruction(base: dict[str, float], repeats: int) -> list[Row]:
                 return time.perf_counter() - start
 
         ours = statistics.median(seconds() for _ in range(repeats)) / n * 1e6
-        rows.append(Row("gradient construction", f"{n:,}-op chain, us per forward op", ours,
-                        base.get(f"gradient {n}"), "tf.gradients", "us", 0.05))
+        rows.append(Row("gradient construction", f"{n:,}-op chain, us per forward op", "tfops",
+                        ours, "tf.gradients", base.get(f"gradient {n}"), "us", 0.05))
     return rows
 
 
 def memory() -> list[Row]:
-    hasTf = hasTensorflow()
-    kinds = ["tfops", "numpy"] + (["tf"] if hasTf else [])
+    kinds = ["numpy", "hand"] + (["tf"] if has("tensorflow") else [])
     peaks: dict[str, dict[str, float]] = {}
     for kind in kinds:
         out = subprocess.run(
@@ -393,13 +430,14 @@ def memory() -> list[Row]:
         ).stdout
         peaks[kind] = json.loads(out.strip().splitlines()[-1])
     section = "memory, 1e7 elements"
-    note = (f"during the run: tfops +{peaks['tfops']['run']:.0f} MB, "
-            f"numpy +{peaks['numpy']['run']:.0f} MB (inputs {peaks['numpy']['inputs']:.0f} MB)")
-    rows = [Row(section, "peak RSS, MB", peaks["tfops"]["peak"], peaks["numpy"]["peak"],
-                "numpy by hand", "MB", 1.25, note)]
+    note = (f"during the run: numpy backend +{peaks['numpy']['run']:.0f} MB, "
+            f"numpy by hand +{peaks['hand']['run']:.0f} MB (inputs "
+            f"{peaks['hand']['inputs']:.0f} MB)")
+    rows = [Row(section, "peak RSS, MB", NAMES["numpy"], peaks["numpy"]["peak"], NAMES["hand"],
+                peaks["hand"]["peak"], "MB", 1.25, note)]
     if "tf" in peaks:
-        rows.append(Row(section, "peak RSS, MB", peaks["tfops"]["peak"], peaks["tf"]["peak"],
-                        "TF graph mode", "MB", None,
+        rows.append(Row(section, "peak RSS, MB", NAMES["numpy"], peaks["numpy"]["peak"],
+                        NAMES["tf"], peaks["tf"]["peak"], "MB", None,
                         f"TF +{peaks['tf']['run']:.0f} MB during the run"))
     return rows
 
@@ -414,16 +452,17 @@ def _status(key: str) -> float:
 
 
 def memoryChild(kind: str) -> None:
-    """Builds the workload at 1e7 elements, runs it once; prints peak RSS figures in MB."""
-    x, w = inputs(10_000_000)
+    """Builds the workload at 1e7 elements, runs it once; prints peak RSS figures in MB.
+    (The default allocator here: the point is the memory a run holds at its peak.)"""
+    x, w = softmaxInputs(10_000_000)
     inputsMb = (x.nbytes + w.nbytes) / 2**20
     run: Callable[[], object]
-    if kind == "tfops":
+    if kind == "numpy":
         run = tfopsSoftmaxGrad(x, w)
         del w  # the graph holds its own copy of the constant
-    elif kind == "numpy":
+    elif kind == "hand":
         def run() -> object:
-            return numpySoftmaxGrad(x, w)
+            return handSoftmaxGrad(x, w)
     else:
         run = tfSoftmaxGrad(tensorflow(), x, w)
         del w
@@ -443,66 +482,83 @@ def fmt(value: float | None, unit: str) -> str:
         return f"{value:.1f}"
     if unit == "ms":
         return f"{value:.3f}" if value < 10 else f"{value:.1f}"
+    if unit == "x":
+        return f"{value:.2f}"
     return f"{value:.0f}"
 
 
 def table(rows: list[Row]) -> str:
-    header = ["benchmark", "tfops", "baseline", "baseline value", "ratio", "target", "holds",
-              "notes"]
-    lines = []
+    header = ["benchmark", "contender", "value", "baseline", "baseline value", "ratio",
+              "target", "holds", "notes"]
+    out = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
     for r in rows:
-        lines.append([
-            f"{r.section}: {r.name}", fmt(r.tfops, r.unit), r.baselineName,
+        cells = [
+            f"{r.section}: {r.name}", r.contender, fmt(r.value, r.unit), r.baselineName,
             fmt(r.baseline, r.unit), "n/a" if r.ratio is None else f"{r.ratio:.3f}",
             "" if r.target is None else f"<= {r.target:g}", r.holds, r.note,
-        ])
-    out = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
-    out += ["| " + " | ".join(line) + " |" for line in lines]
+        ]
+        out.append("| " + " | ".join(cells) + " |")
     return "\n".join(out)
+
+
+SECTIONS = ("overhead", "throughput", "mlp", "construction", "gradient", "memory")
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer repeats (noisier)")
     parser.add_argument("--json", type=Path, help="also write the rows to this file")
-    parser.add_argument("--only", nargs="*", default=None,
-                        help="sections to run: overhead throughput construction gradient memory")
+    parser.add_argument("--only", nargs="*", default=None, help=f"sections: {' '.join(SECTIONS)}")
+    parser.add_argument("--sizes", nargs="*", type=float, default=None,
+                        help="throughput sizes (default: 1e5 1e6 1e7)")
     parser.add_argument("--no-tf", action="store_true",
                         help="leave TensorFlow out, as if it were not installed")
+    parser.add_argument("--default-malloc", action="store_true",
+                        help="time with the C library's default allocator settings (not the "
+                        "warm allocator of ALLOCATOR): what a fresh process gets")
     parser.add_argument("--memory-child", help=argparse.SUPPRESS)
     parser.add_argument("--baselines-child", nargs="+", help=argparse.SUPPRESS)
-    parser.add_argument("--throughput-child", nargs=3, help=argparse.SUPPRESS)
+    parser.add_argument("--timed-child", nargs=4, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.memory_child:
         memoryChild(args.memory_child)
         return 0
-    if args.throughput_child:
-        kind, n, childRounds = args.throughput_child
-        throughputChild(kind, int(n), int(childRounds))
+    if args.timed_child:
+        workload, kind, n, budget = args.timed_child
+        timedChild(workload, kind, int(n), float(budget))
         return 0
     if args.baselines_child:
-        rounds, repeats, *only = args.baselines_child
-        baselinesChild(int(rounds), int(repeats), only)
+        repeats, *only = args.baselines_child
+        baselinesChild(int(repeats), only)
         return 0
-    rounds = 3 if args.quick else 7
+    rounds = 1 if args.quick else 3
+    budget = 0.5 if args.quick else 1.0
     repeats = 3 if args.quick else 5
-    only = set(args.only or ["overhead", "throughput", "construction", "gradient", "memory"])
+    only = set(args.only or SECTIONS)
+    if only - set(SECTIONS):
+        parser.error(f"unknown sections {sorted(only - set(SECTIONS))}; sections: "
+                     f"{' '.join(SECTIONS)}")
+    sizes = [int(s) for s in args.sizes] if args.sizes else list(SIZES)
     if args.no_tf:
         os.environ["TFOPS_BENCH_NO_TF"] = "1"  # for the child processes too
-    hasTf = hasTensorflow()
-    print(f"tfops benchmarks: Python {platform.python_version()}, numpy {np.__version__}, "
-          f"TensorFlow {'installed' if hasTf else 'not installed (its columns: n/a)'}, "
-          f"{os.cpu_count()} CPUs, {platform.machine()}", flush=True)
+    if args.default_malloc:
+        os.environ["TFOPS_BENCH_DEFAULT_MALLOC"] = "1"
+    print(f"tfops benchmarks, {time.strftime('%Y-%m-%d %H:%M')}: Python "
+          f"{platform.python_version()}, numpy {np.__version__}, TensorFlow "
+          f"{'installed' if has('tensorflow') else 'not installed'}, JAX "
+          f"{'installed' if has('jax') else 'not installed'}, {os.cpu_count()} CPUs, "
+          f"{platform.machine()}; timed with "
+          f"{' '.join(f'{k}={v}' for k, v in allocator().items()) or 'the default allocator'}",
+          flush=True)
     start = time.perf_counter()
-    base = baselines(only, rounds, repeats)
+    base = baselines(only, repeats)
     if base:
-        print(f"  TensorFlow (in a child process): {time.perf_counter() - start:.1f} s",
-              file=sys.stderr)
+        print(f"  TensorFlow construction (in a child process): "
+              f"{time.perf_counter() - start:.1f} s", file=sys.stderr)
     steps: list[tuple[str, Callable[[], list[Row]]]] = [
-        ("overhead", lambda: runOverhead(base, rounds)),
-        ("throughput", lambda: throughput(base, SIZES[0], rounds)),
-        ("throughput", lambda: throughput(base, SIZES[1], rounds)),
-        ("throughput", lambda: throughput(base, SIZES[2], rounds)),
+        ("overhead", lambda: overhead(rounds, budget)),
+        *[("throughput", lambda n=n: throughput(n, rounds, budget)) for n in sizes],
+        ("mlp", lambda: mlp(rounds, budget)),
         ("construction", lambda: construction(base, repeats)),
         ("gradient", lambda: gradientConstruction(base, repeats)),
         ("memory", memory),
@@ -513,7 +569,8 @@ def main() -> int:
             start = time.perf_counter()
             new = step()
             rows += new
-            print(f"  {new[0].section}: {time.perf_counter() - start:.1f} s", file=sys.stderr)
+            print(f"  {new[0].section}: {time.perf_counter() - start:.1f} s", file=sys.stderr,
+                  flush=True)
     print(table(rows))
     counts = {h: sum(r.holds == h for r in rows) for h in ("yes", "MISSED", "n/a")}
     print(f"\ntargets: {counts['yes']} hold, {counts['MISSED']} missed, {counts['n/a']} n/a")

@@ -78,13 +78,16 @@ class _Buffers:
     """The buffers a plan's large-input runs left free, kept for its next run: a run takes them
     all (another run at the same time gets none) and gives back what it freed. Reusing memory
     that is already mapped saves the page faults of new memory, a cost of the order of writing
-    it once. Only buffers nothing else can see are ever kept (the plan's ``releasable``)."""
+    it once. Only buffers nothing else can see are ever kept (the plan's ``releasable``), and
+    at most as many as one run frees (``limit``, set with the run function): a buffer no group
+    took is not kept forever."""
 
-    __slots__ = ("_lock", "_free")
+    __slots__ = ("_lock", "_free", "limit")
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._free: list[Array] = []
+        self.limit = 0
 
     def take(self) -> list[Array]:
         with self._lock:
@@ -92,6 +95,8 @@ class _Buffers:
         return free
 
     def give(self, pool: list[Array]) -> None:
+        if len(pool) > self.limit:  # the latest ones: those this run freed
+            pool = pool[len(pool) - self.limit:] if self.limit else []
         with self._lock:
             self._free = pool
 
@@ -102,19 +107,74 @@ def _release(pool: list[Array], value: Any) -> None:
         pool.append(value)
 
 
+class _Layout:
+    """How a group runs on inputs of some shapes: the result's shape, the slice program, the
+    slices, and the free sets of scratch buffers for them (one taken by each thread running
+    slices: at most as many as threads ever ran this group at once)."""
+
+    __slots__ = ("shape", "run", "dtypes", "step", "rows", "slices", "parallel", "direct",
+                 "scratch")
+
+    def __init__(
+        self, shape: tuple[int, ...], run: Callable[..., Any], dtypes: list[np.dtype[Any]],
+        step: int, parallel: bool, direct: bool,
+    ) -> None:
+        self.shape = shape
+        self.run = run
+        self.dtypes = dtypes
+        self.step = step
+        self.rows = shape[0]
+        self.slices = -(-shape[0] // step)
+        self.parallel = parallel
+        self.direct = direct  # one pass whose last kernel returns the result (not a ufunc)
+        self.scratch: list[list[Array]] = []
+
+    def buffers(self) -> list[Array]:
+        """A free set of scratch buffers, or a new one."""
+        try:
+            return self.scratch.pop()
+        except IndexError:
+            rest = self.shape[1:]
+            return [np.empty((self.step, *rest), d) for d in self.dtypes]
+
+    def work(self, out: Array, args: tuple[Any, ...], lo: int, hi: int) -> None:
+        """Computes slices ``lo`` to ``hi`` of the result into ``out``."""
+        buffers = self.buffers()
+        try:
+            run, step, rows = self.run, self.step, self.rows
+            for s in range(lo * step, hi * step, step):
+                e = s + step
+                if e <= rows:
+                    run(out, s, e, buffers, *args)
+                else:
+                    run(out, s, rows, [b[:rows - s] for b in buffers], *args)
+        finally:
+            self.scratch.append(buffers)
+
+
+_ONE_BY_ONE = None
+"""The layout of inputs a group cannot run slice by slice: its steps run one by one."""
+
+_LAYOUTS = 8
+"""Layouts a group keeps (one per distinct set of input shapes it met)."""
+
+
 class _Fused:
     """Elementwise steps computing one value, run together slice by slice on all cores.
 
     Called with the run's pool of free buffers and the group's inputs. When those are large and
-    have one shape (or are scalars), each slice of the result is computed with every
+    broadcast to one shape along whose first axis each of them is either sliced (it has that
+    shape) or the same (a scalar, a bias row), each slice of the result is computed with every
     intermediate still in cache (in scratch buffers that numpy ufuncs write into, kept by the
-    group for its next calls), the slices shared among ``options.threads`` threads; the result
-    is written into a dying input, a pooled buffer or new memory. Otherwise the steps run one by
-    one on whole arrays. Each element goes through the same kernels either way.
+    group for its next calls), the slices shared among ``options.threads`` threads from
+    ``options.parallel`` elements; the result is written into a dying input, a pooled buffer or
+    new memory. Otherwise the steps run one by one on whole arrays. Each element goes through
+    the same kernels either way. What to do for given input shapes is worked out once
+    (``_Layout``).
     """
 
     __slots__ = ("args", "ops", "program", "kernels", "dtypes", "dtype", "sliceBytes", "dying",
-                 "mixable", "programs", "options", "limit", "pool", "scratch", "lock")
+                 "steps", "mixes", "programs", "layouts", "options", "limit", "pool")
 
     def __init__(
         self, members: list[_Step], options: NumpyOptions, limit: int,
@@ -143,26 +203,30 @@ class _Fused:
         # kernels that are not ufuncs allocate their results: below 128 KiB glibc takes those
         # from its heap; ufuncs write into the scratch buffers, so their slices can be larger
         allUfuncs = all(isinstance(k, np.ufunc) for k in self.kernels)
-        self.sliceBytes = options.sliceBytes * 4 if allUfuncs else options.sliceBytes
+        self.sliceBytes = options.sliceBytes if allUfuncs else options.allocatingSliceBytes
         # inputs whose memory the group may take: they die here and nothing else can see them
         # (set when the plan's run function is generated)
         self.dying: tuple[int, ...] = ()
-        self.mixable = [len(s.ins) < 2 or _mixesScalars(s) for s in members]
-        self.programs: dict[tuple[bool, ...], tuple[Callable[..., None], list[np.dtype[Any]]]] = {}
+        self.steps = members
+        # per step and kind of unsliced input (0: one element, 1: more), whether its kernel
+        # broadcasts it against a sliced one (worked out when first needed)
+        self.mixes: dict[tuple[int, int], bool] = {}
+        self.programs: dict[tuple[tuple[bool, ...], bool, bool],
+                            tuple[Callable[..., Any], list[np.dtype[Any]]]] = {}
+        self.layouts: dict[tuple[tuple[int, ...], ...], _Layout | None] = {}
         self.options = options
         self.limit = limit
         self.pool = pool
-        # free sets of scratch buffers, one taken by each thread running slices: at most as
-        # many as threads ever ran this group at once, freed with the plan
-        self.scratch: list[list[Array]] = []
-        self.lock = threading.Lock()
 
-    def _program(self, full: tuple[bool, ...]) -> tuple[Callable[..., None], list[np.dtype[Any]]]:
-        """For inputs of which ``full`` are tensors (the others scalars): ``run(out, buffers,
-        *args)`` computing one slice of the result into ``out``, a ufunc step's tensor result
-        into one of the scratch ``buffers`` (reused once the value is dead), and the data
-        types of those buffers."""
-        known = self.programs.get(full)
+    def _program(
+        self, full: tuple[bool, ...], whole: bool, direct: bool
+    ) -> tuple[Callable[..., Any], list[np.dtype[Any]]]:
+        """For inputs of which ``full`` are sliced (the others the same for every slice):
+        ``run(out, s, e, buffers, *args)`` computing rows ``s`` to ``e`` of the result into
+        ``out`` (``whole``: all rows, in one pass; ``direct``: returning the last kernel's result
+        instead), a ufunc step's sliced result into one of the scratch ``buffers`` (reused once
+        the value is dead), and the data types of those buffers."""
+        known = self.programs.get((full, whole, direct))
         if known is not None:
             return known
         nargs = len(full)
@@ -187,8 +251,10 @@ class _Fused:
                 if r < 0 and lastUse.get(~r) == k and ~r in slotOf and slotOf[~r] not in free:
                     free.append(slotOf[~r])
             if k == last:
-                body.append(f"    {call}, out=out)" if isinstance(self.kernels[k], np.ufunc)
-                            else f"    _copy(out, {call}))")
+                target = "out" if whole else "out[s:e]"
+                body.append(f"    {call}, out={target})" if isinstance(self.kernels[k], np.ufunc)
+                            else f"    return {call})" if direct
+                            else f"    _copy({target}, {call}))")
             elif isFull[nargs + k] and isinstance(self.kernels[k], np.ufunc):
                 slot = next((b for b in free if slots[b] == self.dtypes[k]), None)
                 if slot is None:
@@ -202,101 +268,126 @@ class _Fused:
             else:
                 names[k] = f"t{k}"
                 body.append(f"    t{k} = {call})")
-        head = f"def _slice(out, buffers, {', '.join(f'a{i}' for i in range(nargs))}):"
+        params = ", ".join(f"x{i}" if f else f"a{i}" for i, f in enumerate(full))
+        head = f"def _slice(out, s, e, buffers, {params}):"
+        sliced = [f"    a{i} = x{i}" if whole else f"    a{i} = x{i}[s:e]"
+                  for i, f in enumerate(full) if f]
         buffers = ", ".join(f"b{i}" for i in range(len(slots)))
         unpack = [f"    {buffers}, = buffers"] if slots else []
-        exec(compile("\n".join([head, *unpack, *body]), "<tfops fused group>", "exec"), namespace)
+        source = "\n".join([head, *sliced, *unpack, *body])
+        exec(compile(source, "<tfops fused group>", "exec"), namespace)
         made = (namespace["_slice"], slots)
-        self.programs[full] = made
+        self.programs[(full, whole, direct)] = made
         return made
 
     def __call__(self, pool: list[Array], *args: Any) -> Any:
-        sliceable = self._sliceable(args)
-        if sliceable is None:
+        try:
+            key = tuple([a.shape for a in args])
+        except AttributeError:  # not an array: a Python number
             return self._oneByOne(pool, args)
-        shape, full = sliceable
+        try:
+            layout = self.layouts[key]
+        except KeyError:
+            layout = self._layout(args)
+            if len(self.layouts) >= _LAYOUTS:
+                self.layouts.clear()
+            self.layouts[key] = layout
+        if layout is _ONE_BY_ONE:
+            return self._oneByOne(pool, args)
+        if layout.direct:
+            return self._direct(layout, pool, args)
+        shape, dtype = layout.shape, self.dtype
         out = None
         for k in self.dying:
-            if _owned(args[k]) and args[k].shape == shape and args[k].dtype == self.dtype:
-                out = args[k]
+            a = args[k]
+            if a.shape == shape and a.dtype == dtype and _owned(a):
+                out = a
                 break
         if out is None:
             for k, b in enumerate(pool):
-                if b.shape == shape and b.dtype == self.dtype:
+                if b.shape == shape and b.dtype == dtype:
                     out = pool.pop(k)
                     break
             else:
-                out = np.empty(shape, self.dtype)
-        run, slots = self._program(full)
-        rows, rest = shape[0], shape[1:]
-        step = max(1, self.sliceBytes // max(d.itemsize for d in self.dtypes) // max(1, prod(rest)))
-
-        def work(lo: int, hi: int) -> None:
-            buffers = self._takeScratch((step, *rest), slots)
-            try:
-                for s in range(lo * step, hi * step, step):
-                    end = min(s + step, rows)
-                    run(out[s:end],
-                        buffers if end - s == step else [b[:end - s] for b in buffers],
-                        *[a[s:end] if f else a for a, f in zip(args, full, strict=True)])
-            finally:
-                with self.lock:
-                    self.scratch.append(buffers)
-
+                out = np.empty(shape, dtype)
         try:
-            slices = -(-rows // step)
-            if prod(shape) >= self.options.parallel:
-                _parallel(self.pool, self.options.threads, work, slices)
+            if layout.parallel:
+                _parallel(self.pool, self.options.threads,
+                          lambda lo, hi: layout.work(out, args, lo, hi), layout.slices)
             else:
-                work(0, slices)
+                layout.work(out, args, 0, layout.slices)
         except Exception as e:
             raise _FailedInError(self.ops[-1], e) from None
         for k in self.dying:
-            if args[k] is not out and _owned(args[k]):
+            a = args[k]
+            if a is not out and _owned(a):
+                pool.append(a)
+        return out
+
+    def _direct(self, layout: _Layout, pool: list[Array], args: tuple[Any, ...]) -> Any:
+        """One pass over whole arrays, the last kernel's result returned as it is."""
+        buffers = layout.buffers()
+        try:
+            out = layout.run(None, 0, layout.rows, buffers, *args)
+        except Exception as e:
+            raise _FailedInError(self.ops[-1], e) from None
+        finally:
+            layout.scratch.append(buffers)
+        for k in self.dying:
+            if _owned(args[k]):
                 pool.append(args[k])
         return out
 
-    def _takeScratch(self, shape: tuple[int, ...], dtypes: list[np.dtype[Any]]) -> list[Array]:
-        """A set of scratch buffers of ``shape`` for a slice's intermediates, one per data type
-        in ``dtypes``: a free one the group kept, when it fits, else a new one."""
-        with self.lock:
-            for k, buffers in enumerate(self.scratch):
-                if len(buffers) == len(dtypes) and all(
-                    b.shape == shape and b.dtype == d for b, d in zip(buffers, dtypes, strict=True)
-                ):
-                    return self.scratch.pop(k)
-            if self.scratch:  # another shape of slice: the kept set no longer serves
-                self.scratch.pop()
-        return [np.empty(shape, d) for d in dtypes]
+    def _layout(self, args: tuple[Any, ...]) -> _Layout | None:
+        """How the group runs on inputs of these shapes, or ``_ONE_BY_ONE``."""
+        shapes = [np.shape(a) for a in args]
+        try:
+            shape = np.broadcast_shapes(*shapes)
+        except ValueError:
+            return _ONE_BY_ONE  # the ops raise their own errors
+        size = prod(shape)
+        if not shape or size < self.options.large:
+            return _ONE_BY_ONE
+        itemsize = max(d.itemsize for d in self.dtypes)
+        if size * itemsize > self.limit:
+            return _ONE_BY_ONE  # one by one, the ops' own checks of the memory limit raise
+        full: list[bool] = []
+        for s in shapes:
+            if s == shape:
+                full.append(True)
+            elif len(s) < len(shape) or s[0] == 1:
+                full.append(False)  # the same for every slice: passed whole
+            else:
+                return _ONE_BY_ONE  # varies along the first axis without being full
+        nargs = len(args)
+        isFull = list(full)
+        for k, refs in enumerate(self.program):
+            inputs = [isFull[r] if r >= 0 else isFull[nargs + ~r] for r in refs]
+            if any(inputs) and not all(inputs):
+                whole = [r for r, f in zip(refs, inputs, strict=True) if not f]
+                kind = int(any(r >= 0 and prod(shapes[r]) != 1 for r in whole))
+                if not self._mixes(k, kind):
+                    return _ONE_BY_ONE
+            isFull.append(any(inputs))
+        parallel = size >= self.options.parallel
+        if size * itemsize <= self.options.onePassBytes and not parallel:
+            step = shape[0]  # in cache anyway: slices would only add calls
+        else:
+            step = max(1, self.sliceBytes // itemsize // max(1, prod(shape[1:])))
+        whole = step >= shape[0]
+        direct = whole and not isinstance(self.kernels[-1], np.ufunc)
+        run, slots = self._program(tuple(full), whole, direct)
+        return _Layout(shape, run, slots, step, parallel, direct)
 
-    def _sliceable(
-        self, args: tuple[Any, ...]
-    ) -> tuple[tuple[int, ...], tuple[bool, ...]] | None:
-        """The shape of the result and which inputs are sliced (the others hold one element,
-        broadcast alike to every slice), when the group can run slice by slice."""
-        shape: tuple[int, ...] | None = None
-        for a in args:
-            if np.size(a) == 1:
-                continue
-            if shape is None:
-                shape = a.shape
-            elif a.shape != shape:
-                return None
-        if shape is None or prod(shape) < self.options.large:
-            return None
-        if prod(shape) * max(d.itemsize for d in self.dtypes) > self.limit:
-            return None  # one by one, the ops' own checks of the memory limit raise
-        full = tuple(np.size(a) != 1 for a in args)
-        if any(not f and np.ndim(a) > len(shape) for a, f in zip(args, full, strict=True)):
-            return None  # it would add dimensions to the result
-        if not all(self.mixable):
-            isFull = list(full)
-            for refs, mixable in zip(self.program, self.mixable, strict=True):
-                inputs = [isFull[r] if r >= 0 else isFull[len(args) + ~r] for r in refs]
-                if not mixable and any(inputs) and not all(inputs):
-                    return None
-                isFull.append(any(inputs))
-        return shape, full
+    def _mixes(self, k: int, kind: int) -> bool:
+        """Whether step ``k``'s kernel broadcasts an input the same for every slice (``kind``
+        0: one element; 1: a row) against a sliced one, as numpy does."""
+        known = self.mixes.get((k, kind))
+        if known is None:
+            kernel = self.kernels[k]
+            known = isinstance(kernel, np.ufunc) or _broadcasts(self.steps[k], kind)
+            self.mixes[(k, kind)] = known
+        return known
 
     def _oneByOne(self, pool: list[Array], args: tuple[Any, ...]) -> Any:
         values = list(args)
@@ -312,17 +403,22 @@ class _Fused:
         return values[-1]
 
 
-def _mixesScalars(step: _Step) -> bool:
-    """Whether a fused step's kernel broadcasts a scalar against a tensor (tried on ones)."""
+def _broadcasts(step: _Step, kind: int) -> bool:
+    """Whether a fused step's kernel broadcasts an input that is the same for every slice
+    (``kind`` 0: a scalar; 1: a row, of shape ``(3,)`` or ``(1, 3)``) against a sliced one
+    (tried on ones)."""
     dtype = step.op.output(0).dataType().DTYPE
     n = len(step.ins)
+    sliced, whole = ((2,), [()]) if kind == 0 else ((2, 3), [(3,), (1, 3)])
     for full in range(n):
-        try:
-            result = step.kernel(*[np.ones(2 if k == full else (), dtype) for k in range(n)])
-        except Exception:
-            return False
-        if np.shape(result) != (2,):
-            return False
+        for other in whole:
+            try:
+                result = step.kernel(*[np.ones(sliced if k == full else other, dtype)
+                                       for k in range(n)])
+            except Exception:
+                return False
+            if np.shape(result) != sliced:
+                return False
     return True
 
 

@@ -34,8 +34,15 @@ class NumpyOptions:
             size (larger ones are computed at run time, as TensorFlow's grappler does).
         large: elements; a run with a feed or constant this large takes the fused function,
             whose groups of elementwise ops run slice by slice.
-        sliceBytes: bytes of each intermediate in a slice of a fused group (four times as many
-            when every step is a numpy ufunc), so that a slice's intermediates stay in cache.
+        sliceBytes: bytes of each intermediate in a slice of a fused group whose steps are all
+            numpy ufuncs (they write into scratch buffers the group keeps): small enough for a
+            slice's intermediates to stay in cache, large enough that the Python calls of a
+            slice cost little against its arithmetic.
+        allocatingSliceBytes: the same for a group with a kernel that allocates its result (not
+            a ufunc): below glibc's 128 KiB threshold, such allocations come from the heap
+            rather than from freshly mapped pages.
+        onePassBytes: bytes; a fused group whose tensors are at most this large runs in one pass
+            over whole arrays rather than slice by slice (they are in cache anyway).
         threads: threads a large fused group runs on (default: the cores this process may use).
         parallel: elements; a fused group this large runs on ``threads`` threads.
         fusionCopies: groups a cheap elementwise step may be recomputed in, rather than
@@ -44,7 +51,9 @@ class NumpyOptions:
 
     foldLimit: int = field(default=10 << 20, validator=_positive)
     large: int = field(default=1 << 15, validator=_positive)
-    sliceBytes: int = field(default=1 << 16, validator=_positive)
+    sliceBytes: int = field(default=1 << 20, validator=_positive)
+    allocatingSliceBytes: int = field(default=1 << 16, validator=_positive)
+    onePassBytes: int = field(default=1 << 20, validator=_positive)
     threads: int = field(factory=_cores, validator=_positive)
     parallel: int = field(default=1 << 22, validator=_positive)
     fusionCopies: int = field(default=2, validator=_positive)

@@ -40,6 +40,7 @@ def _generate(
     namespace.update(_own=_ownArray, _fail=None, _rel=_release)
     if buffers is not None:
         namespace.update(_take=buffers.take, _give=buffers.give)
+        buffers.limit = len(pooled)  # a run frees each of these values once at most
     lines = [f"def _run({', '.join(f'v{v}' for v in feedIds)}):"]
     grouped = any(u.pooled for u in units)
     pool = "    _pool = _take()" if buffers is not None else "    _pool = []"
