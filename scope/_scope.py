@@ -66,8 +66,15 @@ class Scope:
     __slots__ = ("_env", "_names", "_prefix", "_opName", "_controls", "_device")
 
     def __init__(self, env: ExecutionEnvironment) -> None:
+        nameRegistry = getattr(env, "nameRegistry", None)
+        if not callable(nameRegistry):
+            # a builtin TypeError: this package imports nothing of tfops (Ops.create checks
+            # first and raises tfops's own)
+            raise TypeError(
+                f"Scope(env): {env!r} is not an execution environment (a tfops Graph)"
+            )
         self._env = env
-        self._names = env.nameRegistry()
+        self._names: NameRegistry = nameRegistry()
         self._prefix = ""
         self._opName: str | None = None
         self._controls: tuple[Operation, ...] = ()
@@ -112,6 +119,11 @@ class Scope:
         As in TensorFlow Java, the given controls replace this scope's control dependencies.
         Each must be an operation of this scope's environment (anything whose ``op()`` is one).
         """
+        if isinstance(controls, (str, bytes)) or not isinstance(controls, Iterable):
+            raise self._names.typeError(
+                f"control dependencies {controls!r} are not a list of ops; give a list (or any "
+                "iterable) of op classes, Outputs or Operations, [] for none"
+            )
         ops: list[Operation] = []
         for c in controls:
             found = getattr(c, "op", None)

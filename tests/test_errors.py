@@ -15,6 +15,7 @@ from tfops.errors import (
     FailedPreconditionError,
     IllegalArgumentError,
     IllegalStateError,
+    IndexOutOfBoundsError,
     InternalError,
     InvalidArgumentError,
     NoGradientError,
@@ -54,6 +55,7 @@ def test_everyErrorDerivesFromTfopsError(name: str) -> None:
         (DataTypeError, TypeError),
         (NoGradientError, LookupError),
         (IllegalStateError, RuntimeError),
+        (IndexOutOfBoundsError, IndexError),
     ],
     ids=lambda c: c.__name__,
 )

@@ -35,13 +35,14 @@ from tfops.errors import (
     FailedPreconditionError,
     IllegalArgumentError,
     IllegalStateError,
+    IndexOutOfBoundsError,
     InvalidArgumentError,
     NoGradientError,
     OpError,
     ResourceExhaustedError,
 )
 from tfops.op import InputDef, OpDef, OutputDef, lookupOp, registerOp
-from tfops.op.core import Gradients, Max, Placeholder
+from tfops.op.core import Gradients, Max, Placeholder, Sum
 from tfops.types import TFloat32, TFloat64, TInt32
 
 ROOT: Final = Path(__file__).resolve().parents[1]
@@ -322,6 +323,52 @@ def _userOpClassGivenAForeignOperand(w: World) -> None:
     w.misuse(lambda: w.tf.scope().opBuilder(NO_GRADIENT_OP, "mine").addInput(other).build())
 
 
+class _Impostor:
+    """An operand whose ``asOutput()`` returns something that is not an ``Output``."""
+
+    def asOutput(self) -> object:
+        return 5
+
+
+def _operandWhoseAsOutputIsNotAnOutput(w: World) -> None:
+    w.misuse(lambda: w.tf.withName("neg").math.neg(_Impostor()))  # type: ignore[arg-type]
+
+
+def _arrayOfAnUnsupportedDtype(w: World) -> None:
+    w.misuse(lambda: w.tf.withName("add").math.add(np.array([1, 2], np.int8), 1))
+
+
+def _optionOfAnotherOpClass(w: World) -> None:
+    x = w.tf.constant([1.0])
+    w.misuse(lambda: w.tf.withName("m").max(x, 0, Sum.keepDims(True)))  # type: ignore[arg-type]
+
+
+def _noneAsADataType(w: World) -> None:
+    w.misuse(lambda: w.tf.withName("p").placeholder(None))  # type: ignore[arg-type]
+
+
+def _intAttributeBeyondInt64(w: World) -> None:
+    x = w.tf.constant([[1.0]])
+    w.misuse(lambda: w.tf.withName("u").unstack(x, 2**64))
+
+
+def _dimensionBeyondInt64(w: World) -> None:
+    w.misuse(lambda: w.tf.withName("p").placeholder(TFloat32, shape=[2**64]))  # type: ignore[arg-type]
+
+
+def _builderConstOfAnotherDataType(w: World) -> None:
+    builder = w.graph.opBuilder("Const", "c").setAttr("value", np.array([1.5]))
+    w.misuse(lambda: builder.setAttr("dtype", TInt32).build())
+
+
+def _opsOfSomethingThatIsNotAGraph(w: World) -> None:
+    w.misuse(lambda: Ops.create(None))  # type: ignore[arg-type]
+
+
+def _controlDependenciesThatAreNotAList(w: World) -> None:
+    w.misuse(lambda: w.tf.withControlDependencies(None))  # type: ignore[arg-type]
+
+
 # -- requests to a session --------------------------------------------------------------------
 
 
@@ -361,6 +408,46 @@ def _negativeMemoryLimit(w: World) -> None:
 
 def _unknownSessionOption(w: World) -> None:
     w.misuse(lambda: Session(w.graph, checkNumeric=True))  # type: ignore[call-arg]
+
+
+def _sessionOfSomethingThatIsNotAGraph(w: World) -> None:
+    w.misuse(lambda: Session(None))  # type: ignore[arg-type]
+
+
+def _pythonIntFedOutOfRange(w: World) -> None:
+    x = w.tf.withName("x").placeholder(TInt32)
+    w.misuse(lambda: Session(w.graph).runner().feed(x, 2**40))
+
+
+def _pythonFloatFedToAnIntegerPlaceholder(w: World) -> None:
+    x = w.tf.withName("x").placeholder(TInt32)
+    w.misuse(lambda: Session(w.graph).runner().feed(x, 1.5))
+
+
+def _fetchOfAnOperandWhoseAsOutputIsNotAnOutput(w: World) -> None:
+    session = Session(w.graph)
+    w.misuse(lambda: session.runner().fetch(_Impostor()))  # type: ignore[arg-type]
+
+
+def _fetchOfAMalformedOutputName(w: World) -> None:
+    w.tf.withName("x").placeholder(TFloat32)
+    session = Session(w.graph)
+    w.misuse(lambda: session.runner().fetch("x:²"))
+
+
+def _resultOfNone(w: World) -> None:
+    result = Session(w.graph).runner().fetch(w.tf.withName("c").constant(1.0)).run()
+    w.misuse(lambda: result.get(None))  # type: ignore[arg-type]
+
+
+def _resultOfAPositionOutOfRange(w: World) -> None:
+    result = Session(w.graph).runner().fetch(w.tf.withName("c").constant(1.0)).run()
+    w.misuse(lambda: result.get(5))
+
+
+def _resultOfAMalformedName(w: World) -> None:
+    result = Session(w.graph).runner().fetch(w.tf.withName("c").constant(1.0)).run()
+    w.misuse(lambda: result.get("c:x"))
 
 
 # -- running ----------------------------------------------------------------------------------
@@ -527,6 +614,24 @@ CASES: Final = [
          DataTypeError, ("'hello'",)),
     Case("user op class given a foreign operand", C, _userOpClassGivenAForeignOperand,
          IllegalArgumentError, (f"{NO_GRADIENT_OP} 'mine'", "'foreign:0'")),
+    Case("operand whose asOutput() is not an Output", C, _operandWhoseAsOutputIsNotAnOutput,
+         DataTypeError, ("Neg input 'x'", "asOutput() returned 5")),
+    Case("array of a dtype tfops does not support", C, _arrayOfAnUnsupportedDtype,
+         DataTypeError, ("Add input 'x'", "int8")),
+    Case("option of another op class", C, _optionOfAnotherOpClass,
+         DataTypeError, ("Max", "option of Sum", "Max.Options")),
+    Case("None as a data type", C, _noneAsADataType,
+         DataTypeError, ("Placeholder 'p'", "'dtype'", "None")),
+    Case("int attribute beyond int64", C, _intAttributeBeyondInt64,
+         IllegalArgumentError, ("Unpack 'u'", "'num'", "out of range for int64")),
+    Case("dimension beyond int64", C, _dimensionBeyondInt64,
+         IllegalArgumentError, ("Placeholder 'p'", "'shape'", str(2**64))),
+    Case("builder Const whose value is not of its dtype", C, _builderConstOfAnotherDataType,
+         DataTypeError, ("Const 'c'", "float64", "int32")),
+    Case("Ops of something that is not a graph", C, _opsOfSomethingThatIsNotAGraph,
+         DataTypeError, ("Ops.create", "None", "Graph")),
+    Case("control dependencies that are not a list", C, _controlDependenciesThatAreNotAList,
+         DataTypeError, ("None", "list")),
     Case("fetch of a missing name", Q, _fetchOfAMissingName,
          IllegalArgumentError, ("'missing'",)),
     Case("fetch of a missing output", Q, _fetchOfAMissingOutput,
@@ -541,6 +646,23 @@ CASES: Final = [
          IllegalArgumentError, ("memoryLimit", "-1")),
     Case("unknown Session option", Q, _unknownSessionOption,
          TypeError, ("'checkNumeric'",)),
+    Case("Session of something that is not a graph", Q, _sessionOfSomethingThatIsNotAGraph,
+         DataTypeError, ("Session", "None", "Graph")),
+    Case("Python int fed out of its type's range", Q, _pythonIntFedOutOfRange,
+         DataTypeError, ("Placeholder 'x'", "'x:0'", "out of range for int32")),
+    Case("Python float fed to an integer placeholder", Q, _pythonFloatFedToAnIntegerPlaceholder,
+         DataTypeError, ("Placeholder 'x'", "1.5", "int32")),
+    Case("fetch of an operand whose asOutput() is not an Output", Q,
+         _fetchOfAnOperandWhoseAsOutputIsNotAnOutput,
+         DataTypeError, ("asOutput() returned 5",)),
+    Case("fetch of a malformed output name", Q, _fetchOfAMalformedOutputName,
+         IllegalArgumentError, ("'x:²'", "decimal digits")),
+    Case("result of None", Q, _resultOfNone,
+         DataTypeError, ("None", "position")),
+    Case("result of a position out of range", Q, _resultOfAPositionOutOfRange,
+         IndexOutOfBoundsError, ("position 5", "1 value")),
+    Case("result of a malformed name", Q, _resultOfAMalformedName,
+         IllegalArgumentError, ("'c:x'", "decimal digits")),
     Case("unfed placeholder", R, _unfedPlaceholder,
          InvalidArgumentError, ("op 'x'", "must be fed")),
     Case("feed of the wrong shape", R, _feedOfTheWrongShape,

@@ -21,6 +21,8 @@ if TYPE_CHECKING:
 
 __all__ = ["OperationBuilder"]
 
+_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
+
 
 class OperationBuilder:
     """Collects the inputs and attributes of a new operation, then adds it with :meth:`build`.
@@ -113,7 +115,23 @@ class OperationBuilder:
 
     def addControlInput(self, control: HasOp | Operation) -> OperationBuilder:
         """Makes the new op run only after ``control``."""
-        op = control if isinstance(control, Operation) else control.op()
+        if isinstance(control, Operation):
+            op = control
+        else:
+            found = getattr(control, "op", None)
+            candidate: object = found() if callable(found) else None
+            if not isinstance(candidate, Operation):
+                self._giveBackName()
+                raise self._typeError(
+                    f"control input {control!r} is not an op (an op class, Output or Operation)"
+                )
+            op = candidate
+        if op.graph() is not self._graph:
+            self._giveBackName()
+            raise self._error(
+                f"control input '{op.name()}' belongs to another graph; control inputs must come "
+                "from the graph the op is added to"
+            )
         if op not in self._controls:
             self._controls.append(op)
         return self
@@ -195,7 +213,13 @@ class OperationBuilder:
         if asOutput is None:
             self._giveBackName()
             raise self._typeError(f"input {operand!r} is not an Operand (it has no asOutput())")
-        out: Output[TType] = asOutput()
+        out = asOutput()
+        if not isinstance(out, Output):
+            self._giveBackName()
+            raise self._typeError(
+                f"input {operand!r} is not an Operand: its asOutput() returned {out!r}, not an "
+                "Output (an operand's asOutput() must return the Output it stands for)"
+            )
         if out.op().graph() is not self._graph:
             self._giveBackName()
             raise self._error(
@@ -256,7 +280,27 @@ class OperationBuilder:
             else:
                 raise self._error(f"attribute {name!r} is required ({doc})")
             attrs[name] = self._checkAttrValue(name, kind, allowed, value)
+        if sig.tensors:
+            self._checkTensorAttrs(sig, attrs)
         return attrs
+
+    def _checkTensorAttrs(self, sig: _Signature, attrs: dict[str, Any]) -> None:
+        """A tensor attribute (``Const``'s value) is memory of the op's own, read-only, of the
+        data type its type attribute states."""
+        for name, typeAttr in sig.tensors:
+            value = attrs.get(name)
+            if value is None:
+                continue
+            if not self._trusted:  # tfops's own builds pass arrays toTensor already made
+                value = attrs[name] = np.array(value, copy=True)
+                value.flags.writeable = False
+            dtype = attrs.get(typeAttr) if typeAttr is not None else None
+            if dtype is not None and value.dtype != dtype.DTYPE:
+                raise self._typeError(
+                    f"attribute {name!r} holds numpy dtype {value.dtype} but {typeAttr!r} is "
+                    f"{dtype.NAME}; give a value of dtype {dtype.DTYPE} "
+                    f"(np.asarray(value, np.{dtype.DTYPE}))"
+                )
 
     def _checkInput(
         self, spec: InputDef, out: Output[TType], attrs: dict[str, Any], given: dict[str, Any]
@@ -293,7 +337,9 @@ class OperationBuilder:
             if not (isinstance(value, type) and issubclass(value, TType)) or value in (
                 TType,
             ):
-                raise self._typeError(f"attribute {name!r} must be a data type, got {value!r}")
+                raise self._typeError(
+                    f"attribute {name!r} must be a data type (such as TFloat32), got {value!r}"
+                )
             if allowed and value not in allowed:
                 names = ", ".join(t.NAME for t in allowed)
                 raise self._typeError(
@@ -307,11 +353,19 @@ class OperationBuilder:
         if kind == "int":
             if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
                 raise self._typeError(f"attribute {name!r} must be an int, got {value!r}")
-            return int(value)
+            value = int(value)
+            if not _INT64_MIN <= value <= _INT64_MAX:
+                raise self._error(f"attribute {name!r} is {value}, out of range for int64")
+            return value
         if kind == "float":
             if isinstance(value, bool) or not isinstance(value, (int, float, np.number)):
                 raise self._typeError(f"attribute {name!r} must be a float, got {value!r}")
-            return float(value)
+            try:
+                return float(value)
+            except OverflowError:
+                raise self._error(
+                    f"attribute {name!r} is {value}, out of range for a float"
+                ) from None
         if kind == "shape":
             if isinstance(value, Shape):
                 return value
@@ -339,7 +393,11 @@ class OperationBuilder:
                 isinstance(v, bool) or not isinstance(v, (int, np.integer)) for v in value
             ):
                 raise self._typeError(f"attribute {name!r} must be a list of ints, got {value!r}")
-            return tuple(int(v) for v in value)
+            ints = tuple(int(v) for v in value)
+            for v in ints:
+                if not _INT64_MIN <= v <= _INT64_MAX:
+                    raise self._error(f"attribute {name!r} holds {v}, out of range for int64")
+            return ints
         return value
 
     def _infer(
@@ -370,7 +428,7 @@ class OperationBuilder:
 class _Signature:
     """What checking an op against its spec needs, worked out once per op type."""
 
-    __slots__ = ("attrNames", "attrs", "inputTypes", "outputTypes", "plain")
+    __slots__ = ("attrNames", "attrs", "inputTypes", "outputTypes", "plain", "tensors")
 
     def __init__(self, opdef: OpDef) -> None:
         self.attrNames = frozenset(a.name for a in opdef.attrs)
@@ -380,6 +438,8 @@ class _Signature:
         )
         self.inputTypes = tuple((i.typeAttr, i.dtype) for i in opdef.inputs)
         self.outputTypes = tuple((o.typeAttr, o.dtype, o.countAttr) for o in opdef.outputs)
+        # the tensor attributes, each with the type attribute its value's dtype must be
+        self.tensors = tuple((a.name, a.typeAttr) for a in opdef.attrs if a.kind == "tensor")
         # every input a single tensor with a type attribute or a fixed type, none a reference
         self.plain = all(
             not i.isList and not i.isRef and (i.typeAttr is None) != (i.dtype is None)

@@ -22,6 +22,7 @@ __all__ = [
     "DataTypeError",
     "NoGradientError",
     "IllegalStateError",
+    "IndexOutOfBoundsError",
     "OpError",
     "InvalidArgumentError",
     "FailedPreconditionError",
@@ -56,6 +57,10 @@ class MissingDependencyError(TfopsError, ImportError):
 
 class IllegalStateError(TfopsError, RuntimeError):
     """A closed graph or session was used."""
+
+
+class IndexOutOfBoundsError(TfopsError, IndexError):
+    """A position out of range: ``Result.get(5)`` on a run that fetched fewer values."""
 
 
 class OpError(TfopsError):

@@ -11,6 +11,7 @@ import numpy as np
 
 from scope import ExecutionEnvironment, HasOp, Scope
 from tfops import shape as _shape
+from tfops.errors import DataTypeError
 from tfops.op._gradients_op import Gradients
 from tfops.op._typevars import TF, TI, TN, T
 from tfops.op._variables import initOp, variableWithInit
@@ -1423,7 +1424,15 @@ class Ops:
 
         Returns:
             a new ``Ops`` whose scope is the root scope of ``env``.
+
+        Raises:
+            TypeError: ``env`` is not an execution environment (a ``Graph``).
         """
+        if not isinstance(env, ExecutionEnvironment):
+            raise DataTypeError(
+                f"Ops.create(env): {env!r} is not an execution environment; give the Graph to "
+                "build in: Ops.create(graph)"
+            )
         return Ops(Scope(env))
 
     def scope(self) -> Scope:

@@ -16,8 +16,16 @@ import numpy as np
 from scope import HasOp
 from tfops.backend import Backend, Request, SessionConfig, resolveBackend
 from tfops.backend.base import DEFAULT_MEMORY_LIMIT
-from tfops.errors import IllegalArgumentError, IllegalStateError, InvalidArgumentError
+from tfops.errors import (
+    DataTypeError,
+    IllegalArgumentError,
+    IllegalStateError,
+    IndexOutOfBoundsError,
+    InvalidArgumentError,
+    TfopsError,
+)
 from tfops.graph import Graph
+from tfops.op._build import toTensor
 from tfops.operation import Operation
 from tfops.output import Operand, Output
 from tfops.types import TType
@@ -67,6 +75,11 @@ class Session:
         memoryLimit: int | None = None,
         allowSoftPlacement: bool = False,
     ) -> None:
+        if not isinstance(graph, Graph):
+            raise DataTypeError(
+                f"Session(graph): {graph!r} is not a tfops Graph; build the ops in a Graph and "
+                "give it: Session(graph)"
+            )
         graph._checkOpen()
         config = SessionConfig(
             checkNumerics=bool(checkNumerics),
@@ -218,17 +231,20 @@ class Runner:
                 self._checkGraph(operand._op)
             return operand
         if isinstance(operand, str):
-            name, _, index = operand.partition(":")
+            name, index = _parseName(operand)
             op = self._graph.operation(name)
             if op is None:
                 raise IllegalArgumentError(f"no operation named '{name}' in the graph")
-            if index and not index.isdigit():
-                raise IllegalArgumentError(f"invalid output name '{operand}'")
-            return op.output(int(index) if index else 0)
+            return op.output(index)
         asOutput = getattr(operand, "asOutput", None)
         if asOutput is None:
             raise IllegalArgumentError(f"{operand!r} is neither an Operand nor a name")
-        out: Output[TType] = asOutput()
+        out = asOutput()
+        if not isinstance(out, Output):
+            raise DataTypeError(
+                f"{operand!r} is not an Operand: its asOutput() returned {out!r}, not an Output "
+                "(give an Output, an op class, or a name such as 'op:0')"
+            )
         if out._op._graph is not self._graph:
             self._checkGraph(out._op)
         return out
@@ -240,6 +256,39 @@ class Runner:
             dims = out.shape()._dims
             if dims is None or dims == value.shape:
                 return value
+        if not isinstance(value, (np.ndarray, np.generic)) and isinstance(
+            value, (bool, int, float, list, tuple)
+        ):
+            arr = self._convertPython(out, value)
+        else:
+            arr = self._convertArray(out, value)
+        if not out.shape().isCompatibleWithArray(arr.shape):
+            raise InvalidArgumentError(
+                op, f"cannot feed a value of shape {list(arr.shape)} to '{out.name()}' of "
+                f"shape {out.shape()}"
+            )
+        return arr
+
+    @staticmethod
+    def _convertPython(out: Output[TType], value: object) -> Array:
+        """A Python value (a number, a bool, a nested list of them) converts as a constant does:
+        an int must fit an integer type, a float cannot become an integer, a bool only a bool."""
+        op = out.op()
+        dtype = out.dataType()
+        what = f"the value fed to '{out.name()}' ({op.type()} '{op.name()}', created at " \
+            f"{op.creationSite()}):"
+        try:
+            return toTensor(value, dtype, what=what)[0]
+        except TfopsError as e:
+            raise type(e)(
+                f"{e}; feed a value {dtype.NAME} holds, or give '{op.name()}' a data type that "
+                "holds it (e.g. TInt64 or TFloat64)"
+            ) from None
+
+    @staticmethod
+    def _convertArray(out: Output[TType], value: object) -> Array:
+        op = out.op()
+        dtype = out.dataType().DTYPE
         try:
             arr = np.asarray(value)
         except (ValueError, TypeError) as e:
@@ -258,12 +307,20 @@ class Runner:
                     f"type {out.dataType().NAME}"
                 )
             arr = arr.astype(dtype)
-        if not out.shape().isCompatibleWithArray(arr.shape):
-            raise InvalidArgumentError(
-                op, f"cannot feed a value of shape {list(arr.shape)} to '{out.name()}' of "
-                f"shape {out.shape()}"
-            )
         return arr
+
+
+def _parseName(key: str) -> tuple[str, int]:
+    """``"op"`` or ``"op:N"`` as the op's name and the output's index (decimal digits only)."""
+    name, colon, index = key.partition(":")
+    if not colon:
+        return name, 0
+    if not (index.isascii() and index.isdigit()):
+        raise IllegalArgumentError(
+            f"invalid output name {key!r}: name an output 'op' or 'op:N', N its index in "
+            "decimal digits"
+        )
+    return name, int(index)
 
 
 class Result(Sequence[Array]):
@@ -297,16 +354,28 @@ class Result(Sequence[Array]):
 
     def get(self, key: int | FetchKey) -> Array:
         """Returns the value fetched at position ``key``, or for an operand or name."""
-        if isinstance(key, int):
+        if isinstance(key, int) and not isinstance(key, bool):
+            if not -len(self._values) <= key < len(self._values):
+                raise IndexOutOfBoundsError(
+                    f"position {key} is out of range: this run fetched {len(self._values)} "
+                    f"value(s); give a position from 0 to {len(self._values) - 1}, an operand "
+                    "or a name"
+                )
             return self._values[key]
         if isinstance(key, str):
-            name, _, index = key.partition(":")
+            name, index = _parseName(key)
             matches = [
                 i for i, f in enumerate(self._fetches)
-                if f.op().name() == name and f.index() == int(index or 0)
+                if f.op().name() == name and f.index() == index
             ]
         else:
-            out = key.asOutput()
+            asOutput = getattr(key, "asOutput", None)
+            out = asOutput() if asOutput is not None else None
+            if not isinstance(out, Output):
+                raise DataTypeError(
+                    f"{key!r} is not a position, an operand or a name; give the fetch's "
+                    "position (an int), the operand fetched, or its name ('op' or 'op:0')"
+                )
             matches = [i for i, f in enumerate(self._fetches) if f == out]
         if not matches:
             raise IllegalArgumentError(f"{key!r} was not fetched in this run")

@@ -12,6 +12,7 @@ from tfops.errors import IllegalArgumentError
 __all__ = ["Shape"]
 
 UNKNOWN_SIZE = -1
+_INT64_MAX = 2**63 - 1
 
 
 @frozen
@@ -42,15 +43,15 @@ class Shape:
                 if not isinstance(d, (int, np.integer)) or isinstance(d, bool):
                     raise Shape._invalid(d, dimensions)
                 converted = True
-            if d < UNKNOWN_SIZE:
+            if d < UNKNOWN_SIZE or d > _INT64_MAX:
                 raise Shape._invalid(d, dimensions)
         return Shape(tuple(int(d) for d in dimensions) if converted else dimensions)
 
     @staticmethod
     def _invalid(d: object, dimensions: tuple[object, ...]) -> IllegalArgumentError:
         return IllegalArgumentError(
-            f"invalid dimension size {d!r} in Shape.of{dimensions}: sizes are ints, -1 for "
-            "unknown"
+            f"invalid dimension size {d!r} in Shape.of{dimensions}: sizes are ints from 0 to "
+            "2**63 - 1, -1 for unknown"
         )
 
     @staticmethod

@@ -401,6 +401,8 @@ def test_argumentOfANonIndexDataTypeRaisesTypeError(
 @pytest.mark.parametrize(
     ("row", "arg", "fed", "shape"),
     [case(RESHAPE, [2, 2], None, (5,)), case(EXPAND_DIMS, None, 2, (1,)),
+     # an axis of several values, or none: one integer, as the shape rule asks of a constant
+     case(EXPAND_DIMS, None, [1, 1], (1,)), case(EXPAND_DIMS, None, [], (1,)),
      case(BROADCAST_TO, [2, 2], None, (3,))],
 )
 def test_argumentThatDoesNotFitAtRunTimeRaisesInvalidArgumentError(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping, Sequence
 from typing import Any, TypeAlias, Union
 
@@ -11,7 +12,7 @@ from scope import Scope
 from tfops.builder import OperationBuilder
 from tfops.errors import DataTypeError, IllegalArgumentError
 from tfops.graph import Graph
-from tfops.opdef import OpDef, lookupOp
+from tfops.opdef import NO_DEFAULT, OpDef, lookupOp
 from tfops.operation import Operation, userSite
 from tfops.output import Output
 from tfops.shape import Shape
@@ -61,6 +62,7 @@ def toTensor(
     """
     if isinstance(value, (np.ndarray, np.generic)):
         arr = np.asarray(value)
+        owned = not isinstance(value, np.ndarray)  # a scalar's array is new memory
         if arr.dtype.kind not in "biuf" or arr.dtype not in _SUPPORTED:
             names = ", ".join(t.NAME for t in ALL_TYPES)
             raise DataTypeError(
@@ -72,7 +74,10 @@ def toTensor(
                     f"{what} of numpy dtype {arr.dtype} cannot be converted to {dtype.NAME}"
                 )
             arr = arr.astype(dtype.DTYPE)
-        result = arr.copy() if arr.base is not None or arr.flags.writeable else arr
+            owned = True
+        # always memory of its own: a user's array, even a read-only one, can be written (or
+        # made writeable) after the op is built
+        result = arr if owned else arr.copy()
         result.flags.writeable = False
         return result, dtype if dtype is not None else dataTypeOf(arr.dtype)
     try:
@@ -88,6 +93,9 @@ def toTensor(
     if kind == "u" and raw.dtype.itemsize == 8 and dtype is None:  # beyond int64: numpy made it
         raise DataTypeError(f"{what} {value!r} is out of range for int64")  # uint64
     if kind not in "biuf":
+        if kind == "O" and all(isinstance(v, int) for v in raw.flat):  # ints beyond uint64
+            target = dtype.NAME if dtype is not None else "int64"
+            raise DataTypeError(f"{what} {value!r} is out of range for {target}")
         raise DataTypeError(
             f"{what} {value!r} is not a number, a bool or a (nested) sequence of them"
         )
@@ -107,7 +115,8 @@ def toTensor(
         info = np.iinfo(dtype.DTYPE.name)
         if raw.size and (raw.min() < info.min or raw.max() > info.max):
             raise DataTypeError(f"{what} {value!r} is out of range for {dtype.NAME}")
-    arr = raw.astype(dtype.DTYPE)
+    with np.errstate(over="ignore"):  # a value beyond a float type's range is inf, as in TF
+        arr = raw.astype(dtype.DTYPE)
     arr.flags.writeable = False
     return arr, dtype
 
@@ -125,14 +134,23 @@ def _asOutput(
 ) -> Output[TType]:
     asOutput = getattr(value, "asOutput", None)
     if asOutput is not None:
-        out: Output[TType] = asOutput()
-        return out
+        return _checkedOutput(value, asOutput(), what)
     if isinstance(value, (Operation, str)) or value is None:
         raise DataTypeError(f"{what}: {value!r} is not an Operand or a tensor value")
     if isinstance(value, (np.ndarray, np.generic)):
         preferred = None  # numpy values keep their dtype
     arr, dtype = toTensor(value, preferred, what=what)
     return _constant(scope, arr, dtype)
+
+
+def _checkedOutput(value: object, out: object, what: str) -> Output[TType]:
+    """``out``, what ``value.asOutput()`` returned, if it is an ``Output``."""
+    if not isinstance(out, Output):
+        raise DataTypeError(
+            f"{what}: {value!r} is not an Operand: its asOutput() returned {out!r}, not an "
+            "Output (an operand's asOutput() must return the Output it stands for)"
+        )
+    return out
 
 
 def _constant(scope: Scope, value: np.ndarray[Any, Any], dtype: type[TType]) -> Output[TType]:
@@ -165,9 +183,13 @@ def _preferredTypes(opdef: OpDef, inputs: Sequence[object], attrs: Mapping[str, 
         for v in value if spec.isList and isinstance(value, (list, tuple)) else [value]:
             asOutput = getattr(v, "asOutput", None)
             if asOutput is not None:
-                bound[spec.typeAttr] = asOutput().dataType()
-                break
-            if isinstance(v, (np.ndarray, np.generic)) and v.dtype.kind in "biuf":
+                out = asOutput()
+                if isinstance(out, Output):  # anything else is reported where it is converted
+                    bound[spec.typeAttr] = out.dataType()
+                    break
+                continue
+            if isinstance(v, (np.ndarray, np.generic)) and v.dtype in _SUPPORTED:
+                # (an unsupported dtype is reported, naming the op, where it is converted)
                 bound[spec.typeAttr] = dataTypeOf(v.dtype)
                 break
     for spec, value in zip(opdef.inputs, inputs, strict=False):
@@ -210,6 +232,12 @@ def build(
         raise IllegalArgumentError(f"unknown op type {opType!r}")
     graph = scope._env if type(scope._env) is Graph else _graphOf(scope, opType)
     allAttrs = {k: v for k, v in attrs.items() if v is not None} if attrs else {}
+    if len(allAttrs) != len(attrs):
+        # None given for a data type nothing else sets stays, for the builder to refuse (a
+        # TypeError naming the op), rather than read as "not given" and reported as missing
+        for k in _requiredTypes(opdef):
+            if k in attrs and attrs[k] is None:
+                allAttrs[k] = None
     if options:
         _applyOptions(opdef, options, allAttrs)
     specs = opdef.inputs
@@ -228,7 +256,9 @@ def build(
                 out = value if type(value) is Output else None
                 if out is None:
                     asOutput = getattr(value, "asOutput", None)
-                    out = asOutput() if asOutput is not None else None
+                    if asOutput is not None:
+                        what = f"{opType} input '{arg.name}' (created at {site})"
+                        out = _checkedOutput(value, asOutput(), what)
                 if out is None or out._op._graph is not graph:  # a value, or a foreign operand
                     if preferred is None:
                         preferred = _preferredTypes(opdef, inputs, allAttrs)
@@ -274,6 +304,46 @@ def _applyOptions(opdef: OpDef, options: Sequence[object], attrs: dict[str, obje
             if spec is None:
                 raise DataTypeError(f"{opType} has no option {field!r}")
             attrs[spec.name] = value
+        owner = _optionOwner(type(option))
+        if owner is not None and owner != opType:  # an option of the same name, another op's
+            cls = opdef.className or opType
+            raise DataTypeError(
+                f"{opType}: {option!r} is an option of {owner} ({type(option).__qualname__}), "
+                f"not of {opType}; give {cls}'s own options ({cls}.Options, made by {cls}'s "
+                "option methods)"
+            )
+
+
+_REQUIRED_TYPES: dict[str, frozenset[str]] = {}
+
+
+def _requiredTypes(opdef: OpDef) -> frozenset[str]:
+    """The type attributes of ``opdef`` that only a parameter sets: no default, no input or
+    tensor attribute they are the data type of."""
+    found = _REQUIRED_TYPES.get(opdef.type)
+    if found is None:
+        bound = {i.typeAttr for i in opdef.inputs} | {a.typeAttr for a in opdef.attrs}
+        found = _REQUIRED_TYPES[opdef.type] = frozenset(
+            a.name for a in opdef.attrs
+            if a.kind == "type" and a.default is NO_DEFAULT and a.name not in bound
+        )
+    return found
+
+
+_OWNERS: dict[type, str | None] = {}
+
+
+def _optionOwner(optionClass: type) -> str | None:
+    """The op type whose class ``optionClass`` is nested in (the class's ``OP_NAME``), or None
+    when it is not nested in an op class."""
+    if optionClass in _OWNERS:
+        return _OWNERS[optionClass]
+    outer: object = sys.modules.get(optionClass.__module__)
+    for part in optionClass.__qualname__.split(".")[:-1]:
+        outer = getattr(outer, part, None)
+    name = getattr(outer, "OP_NAME", None) if isinstance(outer, type) else None
+    owner = _OWNERS[optionClass] = name if isinstance(name, str) else None
+    return owner
 
 
 def _convertTensorAttrs(opdef: OpDef, attrs: dict[str, object], site: str) -> None:

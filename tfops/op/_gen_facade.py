@@ -147,6 +147,7 @@ def renderFacade(byGroup: dict[str, list[_Op]]) -> str:
         HEADER
         + '"""The ``Ops`` facade: one method per op, grouped as TensorFlow Java\'s ``Ops``."""\n\n'
         + IMPORTS
+        + "from tfops.errors import DataTypeError\n"
         + "from tfops.op._gradients_op import Gradients\n"
         + "from tfops.op._variables import initOp, variableWithInit\n"
         + imports
@@ -191,7 +192,15 @@ class Ops:
 
         Returns:
             a new ``Ops`` whose scope is the root scope of ``env``.
+
+        Raises:
+            TypeError: ``env`` is not an execution environment (a ``Graph``).
         \"\"\"
+        if not isinstance(env, ExecutionEnvironment):
+            raise DataTypeError(
+                f"Ops.create(env): {env!r} is not an execution environment; give the Graph to "
+                "build in: Ops.create(graph)"
+            )
         return Ops(Scope(env))
 
     def scope(self) -> Scope:

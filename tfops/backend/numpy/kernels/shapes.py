@@ -70,7 +70,16 @@ def _expandDims(site: KernelSite) -> Kernel:
             index = (slice(None),) * (axis % (rank + 1)) + (None,)
             return lambda x, _: np.asarray(x)[index]
 
-    return lambda x, axis: np.expand_dims(x, int(axis.reshape(-1)[0]))
+    return lambda x, axis: np.expand_dims(x, _singleAxis(axis))
+
+
+def _singleAxis(axis: Array) -> int:
+    """ExpandDims's axis, which must hold one integer (as the shape rule says of a constant)."""
+    if np.size(axis) != 1:
+        raise InvalidArgumentError(
+            None, f"axis must be a single integer, got {np.asarray(axis).tolist()}"
+        )
+    return int(np.asarray(axis).reshape(-1)[0])
 
 
 # -- BroadcastTo ---------------------------------------------------------------------------

@@ -42,7 +42,11 @@ def _reshape(site: LoweringSite, x: Any, shape: Array) -> Any:
 # -- ExpandDims ----------------------------------------------------------------------------
 @registerLowering("ExpandDims", static=(1,))
 def _expandDims(site: LoweringSite, x: Any, axis: Array) -> Any:
-    # as np.expand_dims(x, int(axis.reshape(-1)[0])): the same errors, the same messages
+    # as the numpy kernel: one integer, in range; the same errors, the same messages
+    if np.size(axis) != 1:
+        raise InvalidArgumentError(
+            None, f"axis must be a single integer, got {np.asarray(axis).tolist()}"
+        )
     a = int(np.asarray(axis).reshape(-1)[0])
     (position,) = normalize_axis_tuple(a, x.ndim + 1)
     return jnp.expand_dims(x, position)
