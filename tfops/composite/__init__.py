@@ -7,7 +7,18 @@ differentiate through their parts. Each is registered with :func:`composite`, wh
 static methods methods of the ``Ops`` facade (``tf.zeros``) and entries of the op reference.
 """
 
+from tfops.composite import constants, mask, nn, shapes
 from tfops.composite._endpoint import Endpoint, composite, registeredEndpoints
 from tfops.composite.array import Ones, Zeros
 
-__all__ = ["Endpoint", "Ones", "Zeros", "composite", "registeredEndpoints"]
+__all__ = [
+    "Endpoint",
+    "Ones",
+    "Zeros",
+    "composite",
+    "constants",
+    "mask",
+    "nn",
+    "registeredEndpoints",
+    "shapes",
+]

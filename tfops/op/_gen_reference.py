@@ -13,11 +13,13 @@ from tfops.opdef import OutputDef
 _GROUP_TITLES = {
     "core": "Core",
     "math": "Math",
+    "bitwise": "Bitwise",
     "dtypes": "Data types",
     "linalg": "Linear algebra",
     "nn": "Neural networks",
     "random": "Random",
     "train": "Training",
+    "shape": "Shape helpers",
 }
 
 

@@ -25,7 +25,7 @@ from tfops.spec import builtinOps
 __all__ = ["GROUPS", "HANDWRITTEN_FACADE", "ROOT", "main", "render"]
 
 ROOT = Path(__file__).resolve().parents[2]
-GROUPS = ("core", "math", "dtypes", "linalg", "nn", "random", "train")
+GROUPS = ("core", "math", "bitwise", "dtypes", "linalg", "nn", "random", "train")
 
 
 def render() -> dict[Path, str]:
