@@ -126,6 +126,14 @@ SAMPLES: dict[str, Callable[[Any], Any]] = {
     "ApplyAdam": lambda tf: tf.train.applyAdam(
         initialized(tf), initialized(tf), initialized(tf), c(tf, 0.9), c(tf, 0.999), c(tf, 0.1),
         c(tf, 0.9), c(tf, 0.999), c(tf, 1e-8), c(tf, F)),
+    # nn: convolution, pooling, normalization, activations, top-k
+    #
+    # arrays: split, scatter, segments, matrices, random, assert
+    #
+    # math: trigonometric, rounding, special, integer, bitwise, solvers, norms
+    #
+    # fidelity and conveniences
+    #
 }
 
 

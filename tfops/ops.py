@@ -11,6 +11,7 @@ import numpy as np
 
 from scope import ExecutionEnvironment, HasOp, Scope
 from tfops import shape as _shape
+from tfops.composite.array import Ones, Zeros
 from tfops.errors import DataTypeError
 from tfops.op._gradients_op import Gradients
 from tfops.op._typevars import TF, TI, TN, T
@@ -2257,6 +2258,38 @@ class Ops:
             a new instance of NoOp.
         """
         return NoOp.create(self._scope)
+
+    def zeros(self, dims: Operand[TIntegral] | TensorValue, type: type[T]) -> Zeros[T]:
+        """Creates a zeroed tensor given its type and shape.
+
+        Args:
+            dims: the shape of the result, a vector of non-negative sizes.
+            type: the data type of the result (``TFloat32``...).
+
+        Returns:
+            a new instance of Zeros.
+
+        Raises:
+            TypeError: ``type`` is not a data type class.
+            ValueError: ``dims`` is not a vector of sizes.
+        """
+        return Zeros.create(self._scope, dims, type)
+
+    def ones(self, dims: Operand[TIntegral] | TensorValue, type: type[T]) -> Ones[T]:
+        """Creates a tensor of ones given its type and shape.
+
+        Args:
+            dims: the shape of the result, a vector of non-negative sizes.
+            type: the data type of the result (``TFloat32``...).
+
+        Returns:
+            a new instance of Ones.
+
+        Raises:
+            TypeError: ``type`` is not a data type class.
+            ValueError: ``dims`` is not a vector of sizes.
+        """
+        return Ones.create(self._scope, dims, type)
 
     @overload
     def variable(self, init: Operand[T]) -> Variable[T]: ...

@@ -12,6 +12,7 @@ import numpy as np
 
 from scope import Scope
 from tfops import Graph, Ops, Session, Shape
+from tfops.composite import Zeros
 from tfops.op.core import (
     Constant,
     Gradients,
@@ -174,3 +175,10 @@ def variance(x: Output[TFloat32], e: Exp[TFloat64]) -> None:
     assert_type(_floating(x), Output[TFloating])
     assert_type(_number(e), Output[TNumber])
     assert_type(_anyExp(e), Output[TFloating])
+
+
+def composites(tf: Ops, dims: Output[TInt64]) -> None:
+    """A composite's facade method is typed as its ``create``: generic in the data type asked."""
+    assert_type(tf.zeros([2, 3], TFloat32), Zeros[TFloat32])
+    assert_type(tf.ones(dims, TInt32).asOutput(), Output[TInt32])
+    assert_type(Zeros.create(tf.scope(), dims, TBool), Zeros[TBool])

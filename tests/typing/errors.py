@@ -64,3 +64,9 @@ def unnarrowedGradient(g: Graph, tf: Ops, x: Output[TFloat32]) -> None:
     dx = tf.gradients(tf.sum(x, 0), [x]).dy(0)
     Session(g).runner().fetch(dx)  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
     tf.identity(dx)  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
+
+
+def compositeArguments(tf: Ops, x: Output[TFloat32]) -> None:
+    """A composite's data type is a tfops type class and its dims integers."""
+    tf.zeros([2], float)  # type: ignore[type-var]  # pyright: ignore[reportArgumentType]
+    tf.ones(x, TFloat32)  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]

@@ -68,8 +68,11 @@ _VALUE_TYPES: tuple[tuple[str, str], ...] = (
 _SCALAR_TYPES = (("bool", "TBool"), ("int", "TInt32"), ("float", "TFloat32"))
 
 
-_VECTOR_TYPES = (("Sequence[bool]", "TBool"), ("Sequence[int]", "TInt32"),
-                 ("Sequence[float]", "TFloat32"))
+_VECTOR_TYPES = (
+    ("Sequence[bool]", "TBool"),
+    ("Sequence[int]", "TInt32"),
+    ("Sequence[float]", "TFloat32"),
+)
 
 
 # To a type checker a bool is an int, an np.float64 a float, and numpy's stubs make an
@@ -88,7 +91,11 @@ _OVERLAP = "  # type: ignore[overload-overlap, unused-ignore]"
 
 
 def _overloads(
-    name: str, first: str, valueParam: str, anyValue: str, values: Sequence[tuple[str, str]],
+    name: str,
+    first: str,
+    valueParam: str,
+    anyValue: str,
+    values: Sequence[tuple[str, str]],
     static: bool = False,
 ) -> str:
     """``@overload`` stubs of a ``Constant`` factory: with a ``dtype``, then one per value type.
@@ -109,16 +116,18 @@ def _overloads(
         params = f"{first}, {valueParam}: {annotation}, dtype: None = None"
         overlaps = annotation.split(" | ")[0] in _OVERLAPPING or annotation in _VECTOR_OVERLAPPING
         ignore = _OVERLAP if overlaps and annotation != last else ""
-        out.append(deco + _def(name, params, f"Constant[{dtype}]", "    ", stub=True,
-                               comment=ignore))
+        out.append(
+            deco + _def(name, params, f"Constant[{dtype}]", "    ", stub=True, comment=ignore)
+        )
     return "\n".join(out)
 
 
 def _constantMethods() -> str:
     """The hand-written methods of ``Constant``, typed by overloads on the value."""
-    return "".join([
-        _overloads("create", "scope: Scope", "value", "TensorValue", _VALUE_TYPES, True),
-        '''
+    return "".join(
+        [
+            _overloads("create", "scope: Scope", "value", "TensorValue", _VALUE_TYPES, True),
+            '''
     @staticmethod
     def create(
         scope: Scope, value: TensorValue, dtype: type[TType] | None = None
@@ -142,9 +151,10 @@ def _constantMethods() -> str:
         return Constant(build(scope, "Const", (), {"value": value, "dtype": dtype}))
 
 ''',
-        _overloads("scalarOf", "scope: Scope", "value", "float | int | bool", _SCALAR_TYPES,
-                   True),
-        '''
+            _overloads(
+                "scalarOf", "scope: Scope", "value", "float | int | bool", _SCALAR_TYPES, True
+            ),
+            '''
     @staticmethod
     def scalarOf(
         scope: Scope, value: float | int | bool, dtype: type[TType] | None = None
@@ -162,9 +172,15 @@ def _constantMethods() -> str:
         return Constant(build(scope, "Const", (), {"value": value, "dtype": dtype}))
 
 ''',
-        _overloads("vectorOf", "scope: Scope", "values", "Sequence[float | int | bool]",
-                   _VECTOR_TYPES, True),
-        '''
+            _overloads(
+                "vectorOf",
+                "scope: Scope",
+                "values",
+                "Sequence[float | int | bool]",
+                _VECTOR_TYPES,
+                True,
+            ),
+            '''
     @staticmethod
     def vectorOf(
         scope: Scope, values: Sequence[float | int | bool], dtype: type[TType] | None = None
@@ -182,8 +198,8 @@ def _constantMethods() -> str:
         return Constant(build(scope, "Const", (), {"value": list(values), "dtype": dtype}))
 
 ''',
-        _overloads("tensorOf", "scope: Scope", "values", "TensorValue", _VALUE_TYPES, True),
-        '''
+            _overloads("tensorOf", "scope: Scope", "values", "TensorValue", _VALUE_TYPES, True),
+            '''
     @staticmethod
     def tensorOf(
         scope: Scope, values: TensorValue, dtype: type[TType] | None = None
@@ -200,7 +216,8 @@ def _constantMethods() -> str:
         """
         return Constant(build(scope, "Const", (), {"value": values, "dtype": dtype}))
 ''',
-    ])
+        ]
+    )
 
 
 def _family(allowed: tuple[type[TType], ...]) -> tuple[str, str]:
@@ -310,11 +327,11 @@ class _Op:
             lines.append(_item(f"{name}: {doc}.", indent + "    "))
         if self.options:
             names = ", ".join(f"``{self.cls}.{a.option}(...)``" for a in self.options)
-            lines.append(_item(f"options: carries optional attribute values ({names}).",
-                               indent + "    "))
+            lines.append(
+                _item(f"options: carries optional attribute values ({names}).", indent + "    ")
+            )
         for a in self.options:
-            lines.append(_item(f"{a.option}: {a.doc} (the same as the option).",
-                               indent + "    "))
+            lines.append(_item(f"{a.option}: {a.doc} (the same as the option).", indent + "    "))
         return "\n".join(lines)
 
     def createOverloads(self, first: str, indent: str, static: bool) -> str:
@@ -327,11 +344,27 @@ class _Op:
         default = f"{self.cls}[{self.typeOption.default.__name__}]"
         keyword = self.typeOption.option or self.typeOption.name
         return (
-            deco + _def(name, _params(sig, None, first), default, indent, stub=True) + "\n"
-            + deco + _def(name, _params(sig, self.optionsType(self.typeVar), first), self.ret,
-                          indent, stub=True) + "\n"
-            + deco + _def(name, _params(sig, None, first) + f", *, {keyword}: type[{self.typeVar}]",
-                          self.ret, indent, stub=True) + "\n"
+            deco
+            + _def(name, _params(sig, None, first), default, indent, stub=True)
+            + "\n"
+            + deco
+            + _def(
+                name,
+                _params(sig, self.optionsType(self.typeVar), first),
+                self.ret,
+                indent,
+                stub=True,
+            )
+            + "\n"
+            + deco
+            + _def(
+                name,
+                _params(sig, None, first) + f", *, {keyword}: type[{self.typeVar}]",
+                self.ret,
+                indent,
+                stub=True,
+            )
+            + "\n"
         )
 
 
@@ -355,8 +388,9 @@ def renderClass(op: _Op) -> str:
     for i, o in enumerate(d.outputs):
         t = op.outputType(o.typeAttr, o.dtype)
         if o.countAttr:  # a list output is the op's only output
-            out.append(f'        self._{o.name} = [cast("Output[{t}]", o) for o in '
-                       "operation.outputs()]\n")
+            out.append(
+                f'        self._{o.name} = [cast("Output[{t}]", o) for o in operation.outputs()]\n'
+            )
         else:
             out.append(f'        self._{o.name} = cast("Output[{t}]", operation.output({i}))\n')
     out.append("\n")
@@ -372,16 +406,19 @@ def renderClass(op: _Op) -> str:
         out.append(_def("create", params, ret, "    "))
         out.append(
             '        """'
-            + _wrap(f"Factory method to create a class wrapping a new {d.type} operation.",
-                    "        ").lstrip()
+            + _wrap(
+                f"Factory method to create a class wrapping a new {d.type} operation.", "        "
+            ).lstrip()
             + "\n\n"
             f"{op.argsDoc('        ', True)}\n\n"
             f"        Returns:\n            a new instance of {op.cls}.\n"
             '        """\n'
         )
         inputs = "".join(f"{i.name}, " for i in d.inputs)
-        attrs = ", ".join([f'"{a.name}": {a.param}' for a in op.params]
-                          + [f'"{a.name}": {a.option}' for a in op.options])
+        attrs = ", ".join(
+            [f'"{a.name}": {a.param}' for a in op.params]
+            + [f'"{a.name}": {a.option}' for a in op.options]
+        )
         inputTuple = inputs.rstrip(", ") + ("," if len(d.inputs) == 1 else "")
         call = f'scope, "{d.type}", ({inputTuple}), {{{attrs}}}'
         call += ", options" if op.options else ""
@@ -403,7 +440,7 @@ def renderClass(op: _Op) -> str:
         kind = f"list[Output[{t}]]" if o.countAttr else f"Output[{t}]"
         out.append(
             f"\n    def {o.name}(self) -> {kind}:\n"
-            f'{_wrap(f"""{chr(34) * 3}Returns {o.doc}.{chr(34) * 3}""", "        ")}\n'
+            f"{_wrap(f'''{chr(34) * 3}Returns {o.doc}.{chr(34) * 3}''', '        ')}\n"
             f"        return {'list(' if o.countAttr else ''}self._{o.name}"
             f"{')' if o.countAttr else ''}\n"
         )

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import ast
+
+from tfops.composite import Endpoint
 from tfops.op._gen_classes import _OVERLAP, _OVERLAPPING, _VALUE_TYPES, IMPORTS, _Op, _overloads
+from tfops.op._gen_composite import endpointImports, endpointMethod
 from tfops.op._gen_text import HEADER, _all, _def, _params, _wrap
 
 # Facade methods written by hand (below) instead of from the op's create: Java's
@@ -16,9 +20,21 @@ def _variableFacade() -> str:
     out = [deco + _def("variable", "self, init: Operand[T]", "Variable[T]", "    ", stub=True)]
     for annotation, dtype in _VALUE_TYPES:
         ignore = _OVERLAP if annotation.split(" | ")[0] in _OVERLAPPING else ""
-        out.append(deco + _def("variable", f"self, init: {annotation}", f"Variable[{dtype}]",
-                               "    ", stub=True, comment=ignore))
-    return "\n" + "\n".join(out) + '''
+        out.append(
+            deco
+            + _def(
+                "variable",
+                f"self, init: {annotation}",
+                f"Variable[{dtype}]",
+                "    ",
+                stub=True,
+                comment=ignore,
+            )
+        )
+    return (
+        "\n"
+        + "\n".join(out)
+        + '''
     def variable(self, init: Operand[TType] | TensorValue) -> Variable[TType]:
         """Creates a variable initialized to ``init`` (Java's ``Ops.variable(init)``).
 
@@ -33,6 +49,7 @@ def _variableFacade() -> str:
         """
         return variableWithInit(self._scope, init)
 '''
+    )
 
 
 _EXTRA_FACADE = '''
@@ -69,19 +86,34 @@ _EXTRA_FACADE = '''
 
 def _facadeMethod(op: _Op) -> str:
     sig = op.signature()
-    args = ", ".join([n for n, _, _ in sig] + (["*options"] if op.options else [])
-                     + [f"{n}={n}" for n, _ in op.keywords(op.typeVar)])
+    args = ", ".join(
+        [n for n, _, _ in sig]
+        + (["*options"] if op.options else [])
+        + [f"{n}={n}" for n, _ in op.keywords(op.typeVar)]
+    )
     if op.d.type == "Const":
-        text = _overloads("constant", "self", "value", "TensorValue", _VALUE_TYPES) + "\n" + _def(
-            op.facade, "self, value: TensorValue, dtype: type[TType] | None = None",
-            "Constant[TType]", "    ")
+        text = (
+            _overloads("constant", "self", "value", "TensorValue", _VALUE_TYPES)
+            + "\n"
+            + _def(
+                op.facade,
+                "self, value: TensorValue, dtype: type[TType] | None = None",
+                "Constant[TType]",
+                "    ",
+            )
+        )
         args = "value, dtype"
-        argsDoc = ("        Args:\n            value: the value of the constant.\n"
-                   "            dtype: the data type; by default inferred from ``value``.")
+        argsDoc = (
+            "        Args:\n            value: the value of the constant.\n"
+            "            dtype: the data type; by default inferred from ``value``."
+        )
     elif op.typeOption:
         text = op.createOverloads("self", "    ", static=False) + _def(
-            op.facade, _params(sig, op.optionsType(op.typeVar), "self", op.keywords(op.typeVar)),
-            f"{op.cls}[{op.typeVar}]", "    ")
+            op.facade,
+            _params(sig, op.optionsType(op.typeVar), "self", op.keywords(op.typeVar)),
+            f"{op.cls}[{op.typeVar}]",
+            "    ",
+        )
         argsDoc = op.argsDoc("        ", False)
     else:
         params = _params(sig, op.optionsType(op.typeVar), "self", op.keywords(op.typeVar))
@@ -107,9 +139,35 @@ def _facadeMethod(op: _Op) -> str:
     )
 
 
-def renderFacade(byGroup: dict[str, list[_Op]]) -> str:
-    """The text of ``tfops/ops.py``, before :func:`formatSources`."""
+def _importedNames(text: str) -> set[str]:
+    return {
+        a.asname or a.name
+        for node in ast.parse(text).body
+        if isinstance(node, ast.ImportFrom | ast.Import)
+        for a in node.names
+    }
+
+
+def _checkUnique(byGroup: dict[str, list[_Op]], endpoints: list[Endpoint]) -> None:
+    seen: dict[tuple[str, str], str] = {}
+    names = [(g, op.facade, op.d.type) for g, ops in byGroup.items() for op in ops]
+    names += [(e.group, e.name, f"{e.owner.__name__}.{e.method}") for e in endpoints]
+    for group, name, what in names:
+        if (group, name) in seen:
+            raise ValueError(
+                f"facade method tf.{group}.{name} of {what} is already {seen[group, name]}'s"
+            )
+        seen[group, name] = what
+
+
+def renderFacade(byGroup: dict[str, list[_Op]], endpoints: list[Endpoint]) -> str:
+    """The text of ``tfops/ops.py``, before :func:`formatSources`: the generated ops' methods,
+    then the composite ``endpoints``' of each group."""
+    _checkUnique(byGroup, endpoints)
     groups = [g for g in byGroup if g != "core"]
+    groups += [
+        g for g in dict.fromkeys(e.group for e in endpoints) if g != "core" and g not in groups
+    ]
     out = []
     for g in groups:
         out.append(
@@ -120,22 +178,32 @@ def renderFacade(byGroup: dict[str, list[_Op]]) -> str:
             '    __slots__ = ("_scope",)\n\n'
             "    def __init__(self, scope: Scope) -> None:\n        self._scope = scope\n"
         )
-        for op in byGroup[g]:
+        for op in byGroup.get(g, []):
             out.append("\n" + _facadeMethod(op))
-    out.append(_OPS_CLASS.replace("{SLOTS}", "".join(f', "_{g}"' for g in groups)).replace(
-        "{NONES}", "".join(f"        self._{g}: {g.capitalize()}Ops | None = None\n"
-                           for g in groups)
-    ).replace("{GROUP_FIELDS}", "".join(
-        f"\n    @property\n    def {g}(self) -> {g.capitalize()}Ops:\n"
-        f'        """The ``{g}`` ops (``tf.{g}.<op>``)."""\n'
-        f"        group = self._{g}\n"
-        f"        if group is None:\n"
-        f"            group = self._{g} = {g.capitalize()}Ops(self._scope)\n"
-        f"        return group\n" for g in groups
-    )))
+        out.extend("\n" + endpointMethod(e) for e in endpoints if e.group == g)
+    out.append(
+        _OPS_CLASS.replace("{SLOTS}", "".join(f', "_{g}"' for g in groups))
+        .replace(
+            "{NONES}",
+            "".join(f"        self._{g}: {g.capitalize()}Ops | None = None\n" for g in groups),
+        )
+        .replace(
+            "{GROUP_FIELDS}",
+            "".join(
+                f"\n    @property\n    def {g}(self) -> {g.capitalize()}Ops:\n"
+                f'        """The ``{g}`` ops (``tf.{g}.<op>``)."""\n'
+                f"        group = self._{g}\n"
+                f"        if group is None:\n"
+                f"            group = self._{g} = {g.capitalize()}Ops(self._scope)\n"
+                f"        return group\n"
+                for g in groups
+            ),
+        )
+    )
     for op in byGroup.get("core", []):
         if op.facade not in HANDWRITTEN_FACADE:
             out.append("\n" + _facadeMethod(op))
+    out.extend("\n" + endpointMethod(e) for e in endpoints if e.group == "core")
     out.append(_variableFacade())
     out.append(_EXTRA_FACADE)
     body = "".join(out)
@@ -143,13 +211,17 @@ def renderFacade(byGroup: dict[str, list[_Op]]) -> str:
         f"from tfops.op.{g} import {', '.join(sorted(op.cls for op in ops))}\n"
         for g, ops in byGroup.items()
     )
-    return (
-        HEADER
-        + '"""The ``Ops`` facade: one method per op, grouped as TensorFlow Java\'s ``Ops``."""\n\n'
-        + IMPORTS
+    imports = (
+        IMPORTS
         + "from tfops.errors import DataTypeError\n"
         + "from tfops.op._gradients_op import Gradients\n"
         + "from tfops.op._variables import initOp, variableWithInit\n"
+        + imports
+    )
+    imports += endpointImports(endpoints, _importedNames(imports))
+    return (
+        HEADER
+        + '"""The ``Ops`` facade: one method per op, grouped as TensorFlow Java\'s ``Ops``."""\n\n'
         + imports
         + "\n"
         + _all(["Ops", *(f"{g.capitalize()}Ops" for g in groups)])

@@ -2,18 +2,24 @@
 
 from __future__ import annotations
 
+import inspect
+
+from tfops.composite import Endpoint
 from tfops.op._gen_classes import _VALUE_TYPES, _Op
+from tfops.op._gen_composite import endpointSignatures, endpointSummary
 from tfops.op._gen_text import _params, _splitParams
 from tfops.opdef import OutputDef
 
 _GROUP_TITLES = {
     "core": "Core",
     "math": "Math",
+    "bitwise": "Bitwise",
     "dtypes": "Data types",
     "linalg": "Linear algebra",
     "nn": "Neural networks",
     "random": "Random",
     "train": "Training",
+    "shape": "Shape helpers",
 }
 
 
@@ -44,8 +50,10 @@ def _signatures(group: str, op: _Op) -> list[str]:
     sig = op.signature()
     if op.d.type == "Const":
         value = "value: TensorValue, dtype: type[T] | None = None"
-        return [f"Constant.create(scope: Scope, {value}) -> Constant[T]",
-                f"tf.constant({value}) -> Constant[T]"]
+        return [
+            f"Constant.create(scope: Scope, {value}) -> Constant[T]",
+            f"tf.constant({value}) -> Constant[T]",
+        ]
     variants = [(_params(sig, op.optionsType(op.typeVar), "", op.keywords(op.typeVar)), op.ret)]
     if op.typeOption is not None and isinstance(op.typeOption.default, type):
         variants.insert(0, (_params(sig, None, ""), f"{op.cls}[{op.typeOption.default.__name__}]"))
@@ -57,25 +65,32 @@ def _signatures(group: str, op: _Op) -> list[str]:
                 params = "scope: Scope" + (", " if params else "") + params
             one = f"{callee}({params}) -> {ret}"
             if len(one) > 88:
-                one = f"{callee}(\n" + "".join(f"    {p.strip()},\n" for p in _splitParams(
-                    params)) + f") -> {ret}"
+                one = (
+                    f"{callee}(\n"
+                    + "".join(f"    {p.strip()},\n" for p in _splitParams(params))
+                    + f") -> {ret}"
+                )
             lines.append(one)
     return lines
 
 
 def _renderOp(group: str, op: _Op) -> str:
     d = op.d
-    out = [f"## {op.cls}\n\n",
-           f"`tfops.op.{group}.{op.cls}` · op type `{d.type}` · `{_facadeCall(group, op)}`\n\n",
-           f"{d.summary}\n\n"]
+    out = [
+        f"## {op.cls}\n\n",
+        f"`tfops.op.{group}.{op.cls}` · op type `{d.type}` · `{_facadeCall(group, op)}`\n\n",
+        f"{d.summary}\n\n",
+    ]
     if d.description:
         out.append(f"{d.description}\n\n")
     signatures = _signatures(group, op)
     joiner = "\n\n" if any("\n" in line for line in signatures) else "\n"
     out.append("```python\n" + joiner.join(signatures) + "\n```\n\n")
     if d.type == "Const":
-        out.append("Without `dtype`, the value decides the data type, for type checkers as at run "
-                   "time:\n\n| value | constant |\n|---|---|\n")
+        out.append(
+            "Without `dtype`, the value decides the data type, for type checkers as at run "
+            "time:\n\n| value | constant |\n|---|---|\n"
+        )
         for annotation, dtype in _VALUE_TYPES:
             cell = "`" + annotation.replace(" | ", "`, `") + "`"
             if annotation == "TensorValue":
@@ -84,8 +99,10 @@ def _renderOp(group: str, op: _Op) -> str:
         out.append("\n")
     else:
         rows = [(f"`{n}`", doc) for n, _, doc in op.signature()]
-        rows += [(f"option `{op.cls}.{a.option}(...)` or keyword `{a.option}=`", a.doc)
-                 for a in op.options]
+        rows += [
+            (f"option `{op.cls}.{a.option}(...)` or keyword `{a.option}=`", a.doc)
+            for a in op.options
+        ]
         if rows:
             out.append("| argument | meaning |\n|---|---|\n")
             out.extend(f"| {name} | {_cell(doc)} |\n" for name, doc in rows)
@@ -104,35 +121,113 @@ def _readerType(op: _Op, o: OutputDef) -> str:
     return f"list[{t}]" if o.countAttr else t
 
 
-def renderReferenceGroup(group: str, ops: list[_Op]) -> str:
+def _endpointCall(e: Endpoint) -> str:
+    return f"tf.{e.name}" if e.group == "core" else f"tf.{e.group}.{e.name}"
+
+
+def _title(e: Endpoint) -> str:
+    return e.owner.__name__ + ("" if e.method == "create" else f".{e.method}")
+
+
+def _anchor(e: Endpoint) -> str:
+    """The heading's anchor, as the docs site's table of contents makes it."""
+    return _title(e).lower().replace(".", "")
+
+
+def _sections(doc: str) -> tuple[str, dict[str, list[tuple[str, str]]]]:
+    """A Google-style docstring's text before its sections, and each section's items
+    (``name: text``; for Returns, one item with an empty name)."""
+    head: list[str] = []
+    sections: dict[str, list[tuple[str, str]]] = {}
+    current: list[tuple[str, str]] | None = None
+    for line in doc.splitlines():
+        if line.rstrip() in ("Args:", "Returns:", "Raises:"):
+            current = sections.setdefault(line.rstrip()[:-1], [])
+        elif current is None:
+            head.append(line)
+        elif line.startswith("    ") and not line.startswith("        "):
+            name, sep, text = line.strip().partition(": ")
+            current.append((name, text) if sep and " " not in name else ("", line.strip()))
+        elif current and line.strip():
+            name, text = current[-1]
+            current[-1] = (name, f"{text} {line.strip()}")
+    return "\n".join(head).strip(), sections
+
+
+def _renderEndpoint(e: Endpoint) -> str:
+    """A composite's entry: its class docstring (the example as a console block), signatures
+    and the method's docstring."""
+    doc = inspect.getdoc(e.owner) or ""
+    text, _, example = doc.partition("\nExample:\n")
+    out = [
+        f"## {_title(e)}\n\n",
+        f"`tfops.composite.{e.owner.__name__}` · composite · `{_endpointCall(e)}`\n\n",
+    ]
+    head, sections = _sections(inspect.getdoc(e.function()) or "")
+    out.append((text.strip() if e.method == "create" else head) + "\n\n")
+    out.append("```python\n" + "\n".join(endpointSignatures(e)) + "\n```\n\n")
+    args = [(n, t) for n, t in sections.get("Args", []) if n != "scope"]
+    if args:
+        out.append("| argument | meaning |\n|---|---|\n")
+        out.extend(f"| `{n}` | {_cell(t)} |\n" for n, t in args)
+        out.append("\n")
+    returns = " ".join(t for _, t in sections.get("Returns", []))
+    out.append(f"Returns {returns.rstrip('.')}.\n" if returns else "")
+    raises = sections.get("Raises", [])
+    if raises:
+        out.append("Raises " + "; ".join(f"`{n}` when {t.rstrip('.')}" for n, t in raises) + ".\n")
+    if example.strip() and e.method == "create":
+        out.append("\n```pycon\n" + inspect.cleandoc(example).rstrip("\n") + "\n```\n")
+    return "".join(out)
+
+
+def renderReferenceGroup(group: str, ops: list[_Op], endpoints: list[Endpoint]) -> str:
     facade = "`tf.<op>`" if group == "core" else f"`tf.{group}.<op>`"
     out = [
         f"# {_GROUP_TITLES.get(group, group)} ops\n\n",
         _REFERENCE_HEADER,
-        f"The op classes of `tfops.op.{group}`; each is also a method of the `Ops` facade, "
-        f"{facade}. {_TYPE_VARS}\n",
+        f"The op classes of `tfops.op.{group}` and the composites of `tfops.composite` in "
+        f"this group; each is also a method of the `Ops` facade, {facade}. {_TYPE_VARS}\n",
         "| op | facade | summary |\n|---|---|---|\n",
     ]
-    out.extend(f"| [{op.cls}](#{op.cls.lower()}) | `{_facadeCall(group, op)}` | "
-               f"{_cell(op.d.summary)} |\n" for op in ops)
+    out.extend(
+        f"| [{op.cls}](#{op.cls.lower()}) | `{_facadeCall(group, op)}` | {_cell(op.d.summary)} |\n"
+        for op in ops
+    )
+    out.extend(
+        f"| [{e.owner.__name__}](#{_anchor(e)}) (composite) | `{_endpointCall(e)}` | "
+        f"{_cell(endpointSummary(e))} |\n"
+        for e in endpoints
+    )
     out.extend("\n" + _renderOp(group, op) for op in ops)
+    out.extend("\n" + _renderEndpoint(e) for e in endpoints)
     return "".join(out)
 
 
-def renderReference(byGroup: dict[str, list[_Op]]) -> str:
+def renderReference(byGroup: dict[str, list[_Op]], endpoints: list[Endpoint]) -> str:
     out = [
         "# Op reference\n\n",
         _REFERENCE_HEADER,
         "Every op is specified once, in `tfops/spec/`; its class, its `Ops` method and its "
-        "entry here come from that spec. The groups are those of TensorFlow Java's "
-        "generated ops and of the `Ops` facade.\n\n",
+        "entry here come from that spec. A composite (`tfops/composite/`, as TensorFlow "
+        "Java's `Zeros` or `BooleanMask`) builds several ops; its `Ops` method and entry come "
+        "from its class. The groups are those of TensorFlow Java's generated ops and of the "
+        "`Ops` facade.\n\n",
         "| group | module | facade | ops |\n|---|---|---|---|\n",
     ]
-    for g, ops in byGroup.items():
+    for g in dict.fromkeys([*byGroup, *(e.group for e in endpoints)]):
         facade = "`tf.<op>`" if g == "core" else f"`tf.{g}.<op>`"
-        names = ", ".join(f"[{op.cls}]({g}.md#{op.cls.lower()})" for op in ops)
-        out.append(f"| [{_GROUP_TITLES.get(g, g)}]({g}.md) | `tfops.op.{g}` | {facade} | "
-                   f"{names} |\n")
+        names = ", ".join(
+            [f"[{op.cls}]({g}.md#{op.cls.lower()})" for op in byGroup.get(g, [])]
+            + [
+                f"[{e.owner.__name__}]({g}.md#{_anchor(e)}) (composite)"
+                for e in endpoints
+                if e.group == g
+            ]
+        )
+        out.append(
+            f"| [{_GROUP_TITLES.get(g, g)}]({g}.md) | `tfops.op.{g}` | {facade} | {names} |\n"
+        )
     out.append(f"\n{_TYPE_VARS}")
     return "".join(out)
 

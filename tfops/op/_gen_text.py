@@ -30,15 +30,30 @@ def _wrap(text: str, indent: str, width: int = 96) -> str:
         if para.startswith((" ", "```", "*")):
             out.append(indent + para if para.strip() else "")
             continue
-        out.extend(textwrap.wrap(para, width - len(indent), initial_indent=indent,
-                                 subsequent_indent=indent, break_on_hyphens=False) or [""])
+        out.extend(
+            textwrap.wrap(
+                para,
+                width - len(indent),
+                initial_indent=indent,
+                subsequent_indent=indent,
+                break_on_hyphens=False,
+            )
+            or [""]
+        )
     return "\n".join(line.rstrip() for line in out)
 
 
 def _item(text: str, indent: str, width: int = 100) -> str:
     """A Google-style docstring item: continuation lines indented under its name."""
-    return "\n".join(textwrap.wrap(" ".join(text.split()), width, initial_indent=indent,
-                                   subsequent_indent=indent + "    ", break_on_hyphens=False))
+    return "\n".join(
+        textwrap.wrap(
+            " ".join(text.split()),
+            width,
+            initial_indent=indent,
+            subsequent_indent=indent + "    ",
+            break_on_hyphens=False,
+        )
+    )
 
 
 def _params(
@@ -59,8 +74,9 @@ def _params(
     return ", ".join(parts + kw)
 
 
-def _def(name: str, params: str, ret: str, indent: str, stub: bool = False,
-         comment: str = "") -> str:
+def _def(
+    name: str, params: str, ret: str, indent: str, stub: bool = False, comment: str = ""
+) -> str:
     """A ``def`` line; with ``stub`` an overload's ``...`` body. A ``comment`` (a type-checker
     pragma) goes after the opening parenthesis, where it stays however the line is laid out."""
     end = ": ..." if stub else ":"
@@ -98,8 +114,18 @@ def formatSources(sources: Mapping[Path, str], root: Path) -> dict[Path, str]:
         files = [str(p) for p in names.values()]
         ruff = [sys.executable, "-m", "ruff"]
         for command in (
-            [*ruff, "check", "--config", config, "--select", "F401,I", "--fix", "--exit-zero",
-             "--quiet", *files],
+            [
+                *ruff,
+                "check",
+                "--config",
+                config,
+                "--select",
+                "F401,I",
+                "--fix",
+                "--exit-zero",
+                "--quiet",
+                *files,
+            ],
             [*ruff, "format", "--config", config, "--quiet", *files],
         ):
             done = subprocess.run(command, capture_output=True, text=True, cwd=root)

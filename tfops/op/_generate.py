@@ -1,7 +1,8 @@
 """Produces the op classes, the ``Ops`` facade and the op reference from the op specs.
 
-Run ``python -m tfops.op._generate`` after changing a spec in ``tfops/spec``; the test
-suite fails while the checked-in files differ from what this produces. The output is ordinary,
+Run ``python -m tfops.op._generate`` after changing a spec in ``tfops/spec`` or a composite in
+``tfops/composite``; the test suite fails while the checked-in files differ from what this
+produces. The output is ordinary,
 explicitly typed Python, so IDEs and type checkers see every signature and docstring: op
 classes generic in a covariant data type parameter, ``create`` generic in its own type variable
 (``tfops/op/_typevars.py``), ``Constant`` and ``Ops.variable`` overloaded on the value, and
@@ -14,6 +15,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from tfops.composite import registeredEndpoints
 from tfops.op._gen_classes import _Op, renderGroup
 from tfops.op._gen_facade import HANDWRITTEN_FACADE, renderFacade
 from tfops.op._gen_reference import _API_PAGE, renderReference, renderReferenceGroup
@@ -23,7 +25,7 @@ from tfops.spec import builtinOps
 __all__ = ["GROUPS", "HANDWRITTEN_FACADE", "ROOT", "main", "render"]
 
 ROOT = Path(__file__).resolve().parents[2]
-GROUPS = ("core", "math", "dtypes", "linalg", "nn", "random", "train")
+GROUPS = ("core", "math", "bitwise", "dtypes", "linalg", "nn", "random", "train")
 
 
 def render() -> dict[Path, str]:
@@ -36,11 +38,13 @@ def render() -> dict[Path, str]:
     byGroup = {g: ops for g, ops in byGroup.items() if ops}
     sources = {ROOT / "tfops" / "op" / f"{g}.py": renderGroup(g, ops)
                for g, ops in byGroup.items()}
-    sources[ROOT / "tfops" / "ops.py"] = renderFacade(byGroup)
+    endpoints = registeredEndpoints()
+    sources[ROOT / "tfops" / "ops.py"] = renderFacade(byGroup, endpoints)
     files = formatSources(sources, ROOT)
-    files[ROOT / "docs" / "reference" / "ops.md"] = renderReference(byGroup)
-    for g, ops in byGroup.items():
-        files[ROOT / "docs" / "reference" / f"{g}.md"] = renderReferenceGroup(g, ops)
+    files[ROOT / "docs" / "reference" / "ops.md"] = renderReference(byGroup, endpoints)
+    for g in dict.fromkeys([*byGroup, *(e.group for e in endpoints)]):
+        files[ROOT / "docs" / "reference" / f"{g}.md"] = renderReferenceGroup(
+            g, byGroup.get(g, []), [e for e in endpoints if e.group == g])
     files[ROOT / "docs" / "reference" / "api.md"] = _API_PAGE
     return files
 

@@ -1,0 +1,105 @@
+"""The composites of ``tfops.composite`` (TF Java's ``Zeros``, ``Ones``...), one row per facade
+method in each table: its value against numpy on every backend, its gradient against finite
+differences, the names of the ops it builds, and bad inputs (rejected naming the composite,
+leaving the graph as it was). A new composite endpoint needs a ``VALUES`` row."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pytest
+from opchecks import assertGradient, assertMatches, assertRejected, run
+
+from tfops import Graph, Ops
+from tfops.composite import registeredEndpoints
+from tfops.types import TBool, TFloat32, TFloat64, TInt32, TInt64, TType
+
+Array = np.ndarray[Any, Any]
+
+
+@dataclass(frozen=True)
+class Value:
+    """``build(tf)`` runs to ``expected`` (of data type ``dtype``)."""
+
+    endpoint: str  # "zeros", or "<group>.<name>"
+    build: Callable[[Ops], Any]
+    expected: Array
+    dtype: type[TType]
+
+
+VALUES = [
+    Value("zeros", lambda tf: tf.zeros([2, 3], TFloat32), np.zeros((2, 3), np.float32), TFloat32),
+    Value("zeros", lambda tf: tf.zeros(tf.constant([0, 2]), TInt64), np.zeros((0, 2), np.int64),
+          TInt64),
+    Value("zeros", lambda tf: tf.zeros([], TBool), np.zeros((), bool), TBool),
+    Value("ones", lambda tf: tf.ones([3], TInt32), np.ones(3, np.int32), TInt32),
+    Value("ones", lambda tf: tf.ones(tf.constant([2, 1], dtype=TInt64), TFloat64),
+          np.ones((2, 1)), TFloat64),
+    Value("ones", lambda tf: tf.ones([2], TBool), np.ones(2, bool), TBool),
+]
+
+
+def _endpointName(group: str, name: str) -> str:
+    return name if group == "core" else f"{group}.{name}"
+
+
+def test_everyEndpointHasAValueRow() -> None:
+    endpoints = {_endpointName(e.group, e.name) for e in registeredEndpoints()}
+    assert endpoints <= {v.endpoint for v in VALUES}
+
+
+@pytest.mark.parametrize("case", VALUES, ids=lambda v: v.endpoint)
+def test_valueMatchesNumpy(case: Value) -> None:
+    g = Graph()
+    y = case.build(Ops.create(g))
+    assert y.asOutput().dataType() is case.dtype
+    assert y.asOutput().shape().isCompatibleWithArray(case.expected.shape)
+    assertMatches(run(g, y), case.expected, case.dtype)
+
+
+@pytest.mark.parametrize(("build", "names"), [
+    (lambda tf: tf.zeros([2], TFloat32),
+     ["Zeros/Const", "Zeros/Zero", "Zeros/Const_1", "Zeros/Fill"]),
+    (lambda tf: tf.withName("z").zeros(tf.constant([2]), TFloat32),
+     ["Const_1", "z/Const", "z/Zero", "z/Fill"]),
+    (lambda tf: tf.ones([2], TFloat32), ["Ones/Const", "Ones/One", "Ones/Const_1", "Ones/Fill"]),
+])
+def test_opsAreNamedUnderTheCompositesSubScope(build: Callable[[Ops], Any],
+                                              names: list[str]) -> None:
+    g = Graph()
+    tf = Ops.create(g)
+    tf.constant(1)  # op names of the composite do not depend on what came before
+    build(tf)
+    assert [op.name() for op in g.operations()][-len(names):] == names
+
+
+def test_zerosAndOnesShapeIsTheStaticDims() -> None:
+    g = Graph()
+    tf = Ops.create(g)
+    assert tf.zeros([2, 3], TFloat32).asOutput().shape().asArray() == (2, 3)
+    dims = tf.placeholder(TInt32)
+    assert tf.ones(dims, TFloat32).asOutput().shape().isUnknown()
+
+
+def test_gradientFlowsThroughAComposite() -> None:
+    g = Graph()
+    tf = Ops.create(g)
+    assertGradient(tf, lambda x: tf.math.mul(x, tf.ones([3], TFloat64)), [np.array([1., 2, 3])])
+
+
+@pytest.mark.parametrize(("build", "error", "fragments"), [
+    (lambda tf: tf.zeros([[2]], TFloat32), ValueError, ("Fill", "vector")),
+    (lambda tf: tf.zeros([2, -1], TFloat32), ValueError, ("Fill",)),
+    (lambda tf: tf.ones([2], np.float32), TypeError, ("Ones", "TFloat32")),
+    (lambda tf: tf.zeros([2.5], TFloat32), TypeError, ("Fill",)),
+], ids=["dims matrix", "negative dims", "numpy dtype", "float dims"])
+def test_badInputsLeaveTheGraphAsItWas(build: Callable[[Ops], Any], error: type[Exception],
+                                       fragments: tuple[str, ...]) -> None:
+    g = Graph()
+    tf = Ops.create(g)
+    tf.constant(1.0)
+    message = assertRejected(g, lambda: build(tf), error, *fragments)
+    assert "test_composites.py" in message or error is TypeError

@@ -1,0 +1,1 @@
+"""The numpy kernels of :mod:`tfops.spec.math_norm`."""

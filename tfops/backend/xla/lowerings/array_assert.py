@@ -1,0 +1,1 @@
+"""The XLA lowerings of :mod:`tfops.spec.array_assert`."""

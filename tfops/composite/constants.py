@@ -1,0 +1,1 @@
+"""Constant helpers: TF Java's ``tf.array``, ``Constant.arrayOf``, ``tf.constant(Shape)``."""

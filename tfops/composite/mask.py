@@ -1,0 +1,1 @@
+"""Masking composites (``tf``): booleanMask, booleanMaskUpdate."""

@@ -1,0 +1,1 @@
+"""Neural network composites (``tf.nn``): dropout."""

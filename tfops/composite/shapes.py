@@ -1,0 +1,1 @@
+"""Shape helpers (``tf.shape``): TF Java's ``Shapes``."""

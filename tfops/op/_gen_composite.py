@@ -1,0 +1,167 @@
+"""Renders the facade methods and reference entries of the composite endpoints
+(:mod:`tfops.composite`) from their hand-written static methods.
+
+A facade method repeats the method's parameters after the scope, its overloads and its
+docstring, as written in the source, and calls the method with the facade's
+scope; the names its annotations use are imported from where the method's module has them.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import inspect
+import sys
+import textwrap
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from attrs import frozen
+
+from tfops.composite import Endpoint
+from tfops.op._gen_text import _splitParams
+
+__all__ = ["endpointImports", "endpointMethod", "endpointSignatures", "endpointSummary"]
+
+
+@frozen
+class _Variant:
+    """One signature of an endpoint method (an overload or the implementation), as written."""
+
+    params: list[str]  # after the scope
+    args: list[str]  # how the facade passes them on
+    returns: str
+    overload: bool
+    annotations: list[str]  # every annotation, the return's included
+
+
+def _variants(e: Endpoint) -> list[_Variant]:
+    """The method's overloads, then its implementation, read from the owner class's source
+    (``typing.get_overloads`` is Python 3.11 or newer)."""
+    where = f"{e.owner.__name__}.{e.method}"
+    tree = ast.parse(textwrap.dedent(inspect.getsource(e.owner)))
+    cls = next(n for n in tree.body if isinstance(n, ast.ClassDef))
+    defs = [n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == e.method]
+    out = []
+    for d in defs:
+        overload = any(ast.unparse(x) in ("overload", "typing.overload") for x in d.decorator_list)
+        out.append(_variant(where, d, overload))
+    if not out or out[-1].overload or any(not v.overload for v in out[:-1]):
+        raise TypeError(f"{where}: expected overloads (if any) followed by one implementation")
+    return out
+
+
+def _variant(where: str, d: ast.FunctionDef, overload: bool) -> _Variant:
+    a = d.args
+    if a.posonlyargs or a.kwarg:
+        raise TypeError(f"{where}: positional-only parameters and **kwargs are not supported")
+    if not a.args or a.args[0].arg != "scope":
+        raise TypeError(f"{where}: the first parameter must be 'scope'")
+    if d.returns is None:
+        raise TypeError(f"{where} needs a return annotation")
+
+    def text(arg: ast.arg, default: ast.expr | None) -> str:
+        out = arg.arg if arg.annotation is None else f"{arg.arg}: {ast.unparse(arg.annotation)}"
+        return out if default is None else f"{out} = {ast.unparse(default)}"
+
+    defaults: list[ast.expr | None] = [None] * (len(a.args) - len(a.defaults)) + [*a.defaults]
+    params = [text(x, dv) for x, dv in zip(a.args, defaults, strict=True)][1:]
+    args = [x.arg for x in a.args[1:]]
+    if a.vararg is not None:
+        params.append("*" + text(a.vararg, None))
+        args.append(f"*{a.vararg.arg}")
+    elif a.kwonlyargs:
+        params.append("*")
+    params += [text(x, dv) for x, dv in zip(a.kwonlyargs, a.kw_defaults, strict=True)]
+    args += [f"{x.arg}={x.arg}" for x in a.kwonlyargs]
+    every = [*a.args[1:], *([a.vararg] if a.vararg else []), *a.kwonlyargs]
+    annotations = [ast.unparse(x.annotation) for x in every if x.annotation is not None]
+    returns = ast.unparse(d.returns)
+    return _Variant(params, args, returns, overload, [*annotations, returns])
+
+
+def _docstring(fn: Callable[..., Any]) -> str:
+    """The method's docstring without the ``scope`` argument, indented for a method body."""
+    lines = (inspect.getdoc(fn) or "").splitlines()
+    keep = []
+    skipping = False
+    for line in lines:
+        if line.strip().startswith("scope:"):
+            skipping = True
+            continue
+        if skipping and line.startswith("        "):
+            continue
+        skipping = False
+        keep.append(line)
+    body = "\n".join(("        " + line).rstrip() for line in keep).lstrip()
+    return f'        """{body}\n        """\n'
+
+
+def endpointMethod(e: Endpoint) -> str:
+    """The facade method's text: its overloads, then the method that calls the endpoint."""
+    out = []
+    for v in _variants(e):
+        params = ", ".join(["self", *v.params])
+        if v.overload:
+            out.append(f"    @overload\n    def {e.name}({params}) -> {v.returns}: ...\n")
+        else:
+            call = ", ".join(["self._scope", *v.args])
+            out.append(
+                f"    def {e.name}({params}) -> {v.returns}:\n"
+                + _docstring(e.function())
+                + f"        return {e.owner.__name__}.{e.method}({call})\n"
+            )
+    return "\n".join(out)
+
+
+def _names(annotation: str) -> set[str]:
+    tree = ast.parse(annotation, mode="eval")
+    return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+
+
+def endpointImports(endpoints: Iterable[Endpoint], known: set[str]) -> str:
+    """The imports the endpoints' facade methods need beyond the ``known`` names: each owner
+    class, and each name an annotation uses, from the module that defines it."""
+    wanted: dict[str, set[str]] = {}
+    for e in endpoints:
+        wanted.setdefault(e.owner.__module__, set()).add(e.owner.__name__)
+        module = sys.modules[e.owner.__module__]
+        for v in _variants(e):
+            for name in set().union(*(_names(a) for a in v.annotations)) - known:
+                if name == e.owner.__name__ or hasattr(builtins, name):
+                    continue
+                obj = vars(module).get(name)
+                origin = getattr(obj, "__module__", None)
+                if obj is None or origin is None or vars(sys.modules[origin]).get(name) is not obj:
+                    raise TypeError(
+                        f"{e.owner.__name__}.{e.method}: cannot tell where '{name}' (used in "
+                        f"an annotation) is defined; import it by name in {module.__name__}"
+                    )
+                wanted.setdefault(origin, set()).add(name)
+    return "".join(
+        f"from {m} import {', '.join(sorted(names))}\n" for m, names in sorted(wanted.items())
+    )
+
+
+def endpointSignatures(e: Endpoint) -> list[str]:
+    """The static method's and the facade's signatures, as a reader wants to see them."""
+    call = f"tf.{e.name}" if e.group == "core" else f"tf.{e.group}.{e.name}"
+    lines = []
+    for callee, first in ((f"{e.owner.__name__}.{e.method}", ["scope: Scope"]), (call, [])):
+        variants = _variants(e)
+        for v in variants[-1:] if len(variants) == 1 else variants[:-1]:
+            params = ", ".join(first + v.params)
+            one = f"{callee}({params}) -> {v.returns}"
+            if len(one) > 88:
+                one = (
+                    f"{callee}(\n"
+                    + "".join(f"    {p.strip()},\n" for p in _splitParams(params))
+                    + f") -> {v.returns}"
+                )
+            lines.append(one)
+    return lines
+
+
+def endpointSummary(e: Endpoint) -> str:
+    """The first line of the owner class's docstring."""
+    return (inspect.getdoc(e.owner) or "").split("\n", 1)[0]

@@ -1,0 +1,1 @@
+"""Run-time checks (``tfops.op.core``): Assert."""

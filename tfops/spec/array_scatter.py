@@ -1,0 +1,3 @@
+"""Scatter and gather by index tuples (``tfops.op.core``): GatherNd, ScatterNd,
+TensorScatterUpdate/Add.
+"""

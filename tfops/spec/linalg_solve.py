@@ -1,0 +1,3 @@
+"""Factorizations and solvers (``tfops.op.linalg``): MatrixInverse, MatrixDeterminant, Cholesky,
+Qr, MatrixSolve, MatrixTriangularSolve.
+"""

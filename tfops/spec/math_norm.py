@@ -1,0 +1,1 @@
+"""Norm reductions (``tfops.op.math``): EuclideanNorm."""

@@ -1,0 +1,1 @@
+"""Rounding (``tfops.op.math``): Floor, Ceil, Round, Rint."""

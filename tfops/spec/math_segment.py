@@ -1,0 +1,1 @@
+"""Segment reductions and cumulative products (``tfops.op.math``)."""

@@ -1,0 +1,1 @@
+"""Special functions (``tfops.op.math``): Erf, Erfc, Lgamma, Digamma, Xlogy, Xdivy, IsInf."""

@@ -1,0 +1,1 @@
+"""Normalization ops (``tfops.op.nn``): LRN, FusedBatchNormV3 and their gradient ops."""

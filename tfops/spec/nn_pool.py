@@ -1,0 +1,1 @@
+"""Pooling ops (``tfops.op.nn``): MaxPool, AvgPool and their gradient ops."""

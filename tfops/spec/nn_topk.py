@@ -1,0 +1,1 @@
+"""Top-k ops (``tfops.op.nn``): TopKV2, InTopKV2."""

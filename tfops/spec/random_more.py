@@ -1,0 +1,1 @@
+"""More random ops (``tfops.op.random``): RandomShuffle, Multinomial, stateless random."""
