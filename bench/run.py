@@ -9,7 +9,8 @@ lacking a lowering, say) reads ``n/a`` with its error in the notes.
 The workloads are in ``bench/workloads.py`` (docs/performance.md says what each target means):
 
 - overhead and throughput: the stable softmax and its gradient, on 10 elements (the cost of one
-  run), and on 1e5, 1e6 and 1e7 elements (throughput), with the effective bandwidth against ``np.copyto``'s;
+  run), and on 1e5, 1e6 and 1e7 elements (throughput), with the effective bandwidth against
+  ``np.copyto``'s;
 - mlp: one SGD step of a 784-512-512-10 perceptron, batch 256, with both cores free and with
   one of them kept busy by another process;
 - construction: microseconds per op to build a chain of 10,000 elementwise ops (the chain of
@@ -19,8 +20,8 @@ The workloads are in ``bench/workloads.py`` (docs/performance.md says what each 
 - memory: peak resident memory of one forward and backward pass at 1e7 float32 elements, each
   measured in a fresh subprocess, against the numpy function (and TensorFlow, for reference).
 
-How the timed workloads (overhead, throughput, mlp) are measured, the same way for every contender: each
-contender runs in a child process of its own, started with the same environment (``ALLOCATOR``:
+How the timed workloads (overhead, throughput, mlp) are measured, the same way for every
+contender: each contender runs in a child process of its own, started with the same environment (``ALLOCATOR``:
 the C library's allocator keeps the memory programs free and hands it out again, the state a
 long-running loop reaches, so that nobody's temporaries are freshly mapped pages), warmed up,
 then called back to back for a while; its time is the median of those calls. The contenders of
