@@ -21,13 +21,13 @@ The workloads are in ``bench/workloads.py`` (docs/performance.md says what each 
   measured in a fresh subprocess, against the numpy function (and TensorFlow, for reference).
 
 How the timed workloads (overhead, throughput, mlp) are measured, the same way for every
-contender: each contender runs in a child process of its own, started with the same environment (``ALLOCATOR``:
-the C library's allocator keeps the memory programs free and hands it out again, the state a
-long-running loop reaches, so that nobody's temporaries are freshly mapped pages), warmed up,
-then called back to back for a while; its time is the median of those calls. The contenders of
-a row take turns, three times (once with ``--quick``; the MLP two more, each turn timing a
-contender with both cores free, then with one kept busy), and each keeps the best of its
-medians (the machine's other work only ever slows a contender down). ``bench/profile.py``
+contender: each contender runs in a child process of its own, started with the same environment
+(``ALLOCATOR``: the C library's allocator keeps the memory programs free and hands it out again,
+the state a long-running loop reaches, so that nobody's temporaries are freshly mapped pages),
+warmed up, then called back to back for a while; its time is the median of those calls. The
+contenders of a row take turns, three times (once with ``--quick``; the MLP two more, each turn
+timing a contender with both cores free, then with one kept busy), and each keeps the best of
+its medians (the machine's other work only ever slows a contender down). ``bench/profile.py``
 shows where a numpy-backend run spends its time.
 """
 
