@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from tfops.backend.numpy.registry import Kernel
+from tfops.errors import ResourceExhaustedError
 from tfops.operation import Operation
 
 Array = np.ndarray[Any, Any]
@@ -41,10 +42,34 @@ class _FailedInError(Exception):
         self.error = error
 
 
+def _sizeUnknown(op: Operation) -> bool:
+    """Whether some output of ``op`` has a shape the plan does not know (so its size is
+    checked against the memory limit when it is made, ``_checkSize``)."""
+    return not all(o.shape().isFullyKnown() for o in op.outputs())
+
+
 def _single(op: Operation) -> bool:
     """Whether the op's kernel returns one array (not a tuple of them)."""
     outputs = op._opdef.outputs
     return len(outputs) == 1 and outputs[0].countAttr is None
+
+
+def _checkSize(single: bool, limit: int, result: Any) -> Any:
+    """``result`` (a kernel's), if each of its arrays fits the session's memory limit.
+
+    The run-time guard of ops whose result shape the plan did not know: kernels whose result
+    size comes from input values check before allocating (``checkAllocation``); a result the
+    size of its inputs or smaller in elements (elementwise, a cast to a wider type, a
+    reduction) is at most eight times an input that is already in memory, so checking it once
+    made keeps every tensor of the run within the limit."""
+    for r in (result,) if single else result:
+        nbytes = getattr(r, "nbytes", 0)
+        if nbytes > limit:
+            raise ResourceExhaustedError(
+                None, f"a result of shape {list(np.shape(r))} takes {nbytes:,} bytes, more than "
+                f"the session's memory limit of {limit:,} bytes"
+            )
+    return result
 
 
 def _owned(value: Any) -> bool:

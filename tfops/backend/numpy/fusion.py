@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from tfops.backend.numpy.base import Array, _FailedInError, _owned, _Step
+from tfops.backend.numpy.base import Array, _checkSize, _FailedInError, _owned, _Step
 from tfops.backend.numpy.options import NumpyOptions
 from tfops.types import TFloating
 
@@ -391,10 +391,11 @@ class _Fused:
 
     def _oneByOne(self, pool: list[Array], args: tuple[Any, ...]) -> Any:
         values = list(args)
+        limit = self.limit
         for op, kernel, refs in zip(self.ops, self.kernels, self.program, strict=True):
             try:
-                values.append(kernel(*[values[r] if r >= 0 else values[len(args) + ~r]
-                                       for r in refs]))
+                values.append(_checkSize(True, limit, kernel(
+                    *[values[r] if r >= 0 else values[len(args) + ~r] for r in refs])))
             except Exception as e:
                 raise _FailedInError(op, e) from None
         for k in self.dying:

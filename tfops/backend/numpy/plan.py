@@ -12,7 +12,7 @@ import numpy as np
 from attrs import frozen
 
 from tfops.backend.base import SessionConfig
-from tfops.backend.numpy.base import Array, _single, _Step
+from tfops.backend.numpy.base import Array, _checkSize, _single, _sizeUnknown, _Step
 from tfops.backend.numpy.fusion import _Buffers, _fuse, _fusible
 from tfops.backend.numpy.options import NumpyOptions
 from tfops.backend.numpy.registry import Kernel, KernelSite, checkAllocation, lookupKernel
@@ -97,7 +97,8 @@ class _Plan:
         with self._lock:
             if self._small is None:
                 self._small = _generate(self._steps, self._feedIds, self._fetchIds,
-                                        self._constants, self._checkNumerics, set())
+                                        self._constants, self._checkNumerics, set(),
+                                        self._context.config.memoryLimit)
             return self._small
 
     def _generateLarge(self) -> Callable[..., list[Array]]:
@@ -108,7 +109,7 @@ class _Plan:
                               context.config.memoryLimit, context.pool)
                 self._large = _generate(units, self._feedIds, self._fetchIds, self._constants,
                                         False, _releasable(units, self._fetchIds),
-                                        self._buffers)
+                                        context.config.memoryLimit, self._buffers)
             return self._large
 
     def _interpret(self, values: Sequence[Any]) -> list[Array]:
@@ -122,6 +123,8 @@ class _Plan:
                 result = u.kernel(*[slots[v] for v in u.ins])
                 if self._checkNumerics and u.outs:
                     _checkFinite(u.op, u.single, result)
+                if u.outs and _sizeUnknown(u.op):
+                    _checkSize(u.single, self._context.config.memoryLimit, result)
                 if u.single:
                     slots[u.outs[0]] = result  # type: ignore[index]
                 else:
@@ -135,7 +138,8 @@ class _Plan:
                 raise failure[0] from failure[1]
             for v in dying.get(n, ()):
                 del slots[v]
-        return [_ownArray(slots[v]) for v in self._fetchIds]
+        fed = tuple(values)
+        return [_ownArray(slots[v], fed) for v in self._fetchIds]
 
 
 def _releasable(units: list[_Step], fetchIds: list[int]) -> set[int]:

@@ -153,17 +153,21 @@ def broadcasting(fn: Callable[[Array, Array], Array], out: type[TType] | None = 
 
     When the inputs' static shapes are fully known, the plan checked the broadcast result
     against the limit before running, so ``fn`` runs unguarded. Otherwise only inputs whose
-    sizes multiply past a megabyte can broadcast to a large result, so small tensors pay one
-    multiplication. ``out`` is the result's data type when it is fixed (comparisons).
+    sizes multiply past an eighth of the limit can broadcast to a result past it, so they pay
+    one multiplication, and the others the broadcast shape's check. ``out`` is the result's
+    data type when it is fixed (comparisons).
     """
 
     def factory(site: KernelSite) -> Kernel:
         if site.knowsShapes():
             return fn
         limit = site.memoryLimit
+        # the result has at most as many elements as the inputs' sizes multiplied, of at most
+        # eight bytes each: inputs whose sizes multiply to no more than this cannot exceed it
+        cheap = limit // 8
 
         def guarded(x: Array, y: Array) -> Array:
-            if np.size(x) * np.size(y) > 1 << 20:
+            if np.size(x) * np.size(y) > cheap:
                 shape = np.broadcast_shapes(np.shape(x), np.shape(y))
                 checkAllocation(
                     shape, out.DTYPE if out is not None else np.result_type(x, y), limit

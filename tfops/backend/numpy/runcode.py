@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from tfops.backend.numpy.base import Array, _FailedInError, _Step
+from tfops.backend.numpy.base import Array, _checkSize, _FailedInError, _sizeUnknown, _Step
 from tfops.backend.numpy.fusion import _Buffers, _Fused, _release
 from tfops.errors import InvalidArgumentError, OpError, ResourceExhaustedError
 from tfops.operation import Operation
@@ -21,9 +21,14 @@ def _generate(
     constants: dict[int, Any],
     checkNumerics: bool,
     pooled: set[int],
+    limit: int,
     buffers: _Buffers | None = None,
 ) -> Callable[..., list[Array]]:
     """A function of the fed values that runs ``units`` and returns the fetched values.
+
+    A fetched value is memory of the caller's own: never a fed array (``Identity`` of a feed,
+    a feed fetched), a constant or a view of one (``_ownArray``). A result whose shape the plan
+    did not know is checked against the memory limit ``limit`` when made (``_checkSize``).
 
     ``pooled`` values (fresh results of fused groups that nothing else can see, as the plan
     found) go to the run's pool of free buffers where they die, unless a fused group that reads
@@ -56,6 +61,9 @@ def _generate(
         if checkNumerics and u.outs:
             namespace[f"_chk{n}"] = partial(_checkFinite, u.op, u.single)
             call = f"_chk{n}({call})"
+        if u.outs and not isinstance(u.kernel, _Fused) and _sizeUnknown(u.op):
+            namespace[f"_lim{n}"] = partial(_checkSize, u.single, limit)
+            call = f"_lim{n}({call})"
         if not u.outs:
             statement = call
         elif u.single:
@@ -69,7 +77,8 @@ def _generate(
         if free:
             statement += "; " + "; ".join(released + [f"del {', '.join(f'v{v}' for v in free)}"])
         lines.append("        " + statement)
-    fetched = f"[{', '.join(f'_own({name(v)})' for v in fetchIds)}]"
+    fed = f"({''.join(f'v{v}, ' for v in feedIds)})"
+    fetched = f"[{', '.join(f'_own({name(v)}, {fed})' for v in fetchIds)}]"
     if grouped and buffers is not None:
         lines.append(f"        _r = {fetched}")
         lines.append("        _give(_pool)")
@@ -148,8 +157,16 @@ def _checkFinite(op: Operation, single: bool, result: Any) -> Any:
     return result
 
 
-def _ownArray(value: Any) -> Array:
-    arr = np.asarray(value)
+def _ownArray(value: Any, fed: tuple[Any, ...] = ()) -> Array:
+    """``value`` as an array of the caller's own: a copy when it is read-only (a constant, a
+    variable's value), a view (of anything), or one of the ``fed`` arrays (TensorFlow copies a
+    fed tensor it returns)."""
+    arr: Array = np.asarray(value)
     if not arr.flags.writeable or not arr.flags.owndata:
-        arr = arr.copy()
+        copied: Array = arr.copy()
+        return copied
+    for f in fed:
+        if f is value:
+            copied = arr.copy()
+            return copied
     return arr
