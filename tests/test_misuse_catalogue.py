@@ -43,7 +43,7 @@ from tfops.errors import (
 )
 from tfops.op import InputDef, OpDef, OutputDef, lookupOp, registerOp
 from tfops.op.core import Gradients, Max, Placeholder, Sum
-from tfops.types import TFloat32, TFloat64, TInt32
+from tfops.types import TFloat32, TFloat64, TInt32, TUint8
 
 ROOT: Final = Path(__file__).resolve().parents[1]
 DOC: Final = ROOT / "docs" / "misuse.md"
@@ -541,6 +541,22 @@ def _hugeFedAllocation(w: World) -> None:
     w.misuse(lambda: session.runner().feed(dims, feed).fetch(fill).run())
 
 
+def _castPastTheMemoryLimit(w: World) -> None:
+    x = w.tf.placeholder(TUint8)
+    cast = w.blame(w.tf.withName("cast").dtypes.cast(x, TFloat64))
+    session = Session(w.graph, memoryLimit=1000)
+    feed = np.ones(600, np.uint8)  # 600 bytes fed, 4,800 made
+    w.misuse(lambda: session.runner().feed(x, feed).fetch(cast).run())
+
+
+def _broadcastPastTheMemoryLimit(w: World) -> None:
+    a, b = w.tf.placeholder(TFloat32), w.tf.placeholder(TFloat32)
+    add = w.blame(w.tf.withName("add").math.add(a, b))
+    session = Session(w.graph, memoryLimit=1000)
+    col, row = np.ones((20, 1), np.float32), np.ones((1, 20), np.float32)
+    w.misuse(lambda: session.runner().feed(a, col).feed(b, row).fetch(add).run())
+
+
 # -- the catalogue ----------------------------------------------------------------------------
 
 C, Q, R = CONSTRUCTION, REQUEST, RUN
@@ -692,6 +708,10 @@ CASES: Final = [
          ResourceExhaustedError, ("op 'fill'", "memory limit")),
     Case("huge allocation of a fed shape", R, _hugeFedAllocation,
          ResourceExhaustedError, ("op 'fill'", "memory limit")),
+    Case("cast of a feed to a type past the memory limit", R, _castPastTheMemoryLimit,
+         ResourceExhaustedError, ("op 'cast'", "memory limit")),
+    Case("broadcast of small feeds past the memory limit", R, _broadcastPastTheMemoryLimit,
+         ResourceExhaustedError, ("op 'add'", "memory limit")),
 ]
 
 
@@ -754,6 +774,24 @@ changes once built (`Operation` has no method that adds an input). So every edge
 older op to a newer one, and the creation order is a topological order of the graph: a cycle
 cannot be expressed. The closest attempt, building an op again under its own name with itself
 as a control input, fails as a duplicate name (the row "control dependency cycle" above).
+
+## What a run gives back is yours
+
+A fetched value never shares memory with anything else: not with an array you fed (fetching
+the placeholder, or `identity` of it, gives a copy, as TensorFlow does), not with a constant's
+value, not with a variable's. Writing into it changes nothing in the graph or the session.
+Likewise a constant owns a frozen copy of the array it was built from, so writing into your
+array afterwards does not change the graph. (`tests/test_executor_reliability.py` and
+`tests/test_reliability.py` hold the checks, on both backends.)
+
+## The memory limit
+
+`Session(graph, memoryLimit=...)` bounds every tensor a run makes, in bytes. A tensor whose size
+is known when the request is compiled is checked then; one whose size depends on what is fed
+(a `fill` of fed dimensions, a broadcast of fed operands, a cast of a feed to a wider type) is
+checked before it is allocated where its size comes from input values, and as it is made
+otherwise (such a result is at most eight times an input already in memory). Either way the
+run raises `ResourceExhaustedError` naming the op (the last four rows of the catalogue).
 """
 
 
