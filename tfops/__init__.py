@@ -19,6 +19,7 @@ Example:
 from tfops import errors, types
 from tfops.builder import OperationBuilder
 from tfops.graph import Graph
+from tfops.op import _operators  # noqa: F401 - installs the Python operators
 from tfops.operation import Operation
 from tfops.ops import Ops
 from tfops.output import Operand, Output, PrimitiveOp

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Generic, Protocol, TypeVar, runtime_checkable
 
 from attrs import frozen
 
+from tfops._operators import Operators
 from tfops.shape import Shape
 from tfops.types import TType
 
@@ -18,7 +19,7 @@ T_co = TypeVar("T_co", bound=TType, covariant=True)
 
 
 @frozen(repr=False, eq=False)
-class Output(Generic[T_co]):
+class Output(Operators[T_co], Generic[T_co]):
     """A symbolic handle to the ``index``-th tensor produced by an operation, with the data
     type and static shape the op was created with.
 

@@ -20,13 +20,29 @@ from tfops.op.core import (
     Max,
     Placeholder,
     StopGradient,
+    StridedSlice,
     Sum,
     Variable,
 )
 from tfops.op.core import Shape as ShapeOp
 from tfops.op.dtypes import Cast
 from tfops.op.linalg import MatMul
-from tfops.op.math import ArgMax, Equal, Exp, Mul, Sub
+from tfops.op.math import (
+    Abs,
+    Add,
+    ArgMax,
+    Equal,
+    Exp,
+    FloorDiv,
+    FloorMod,
+    GreaterEqual,
+    Less,
+    Mul,
+    Neg,
+    Pow,
+    RealDiv,
+    Sub,
+)
 from tfops.op.nn import Softmax
 from tfops.ops import MathOps
 from tfops.output import Operand, Output
@@ -182,3 +198,22 @@ def composites(tf: Ops, dims: Output[TInt64]) -> None:
     assert_type(tf.zeros([2, 3], TFloat32), Zeros[TFloat32])
     assert_type(tf.ones(dims, TInt32).asOutput(), Output[TInt32])
     assert_type(Zeros.create(tf.scope(), dims, TBool), Zeros[TBool])
+
+
+def operators(x: Output[TFloat32], e: Exp[TFloat32], i: Output[TInt32], u: Output[TUint8]) -> None:
+    """Python operators build the op TF Python's do, typed like its ``create``."""
+    assert_type(x + 1.0, Add[TFloat32])
+    assert_type(2.0 * e, Mul[TFloat32])
+    assert_type(e - x, Sub[TFloat32])
+    assert_type(x / e, RealDiv[TFloat32])
+    assert_type(i / 2, RealDiv[TFloat64])
+    assert_type(u / u, RealDiv[TFloat32])
+    assert_type(i // 2, FloorDiv[TInt32])
+    assert_type(x % 2.0, FloorMod[TFloat32])
+    assert_type(x**2.0, Pow[TFloat32])
+    assert_type(-e, Neg[TFloat32])
+    assert_type(abs(i), Abs[TInt32])
+    assert_type(x < e, Less)
+    assert_type(x >= 0.0, GreaterEqual)
+    assert_type(x[1:, ..., None, 0], StridedSlice[TFloat32])
+    assert_type((x + 1.0)[0], StridedSlice[TFloat32])

@@ -70,3 +70,11 @@ def compositeArguments(tf: Ops, x: Output[TFloat32]) -> None:
     """A composite's data type is a tfops type class and its dims integers."""
     tf.zeros([2], float)  # type: ignore[type-var]  # pyright: ignore[reportArgumentType]
     tf.ones(x, TFloat32)  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
+
+
+def operatorsOfTheWrongKind(x: Output[TFloat32]) -> None:
+    """Operators take operands, numbers and arrays; slicing integers, slices, ``...``, None.
+    (Arithmetic on bools, ``b + b``, is rejected by pyright only: mypy does not hold a self
+    argument's type variable to its bound.)"""
+    x["a"]  # type: ignore[index]  # pyright: ignore[reportArgumentType]
+    x + "a"  # type: ignore[operator]  # pyright: ignore[reportOperatorIssue, reportUnusedExpression]

@@ -18,6 +18,7 @@ IMPORTS = (
     "from attrs import frozen\n\n"
     "from scope import ExecutionEnvironment, HasOp, Scope\n"
     "from tfops import shape as _shape\n"
+    "from tfops._operators import Operators\n"
     "from tfops.op._build import build\n"
     "from tfops.op._typevars import TF, TI, TN, T, TF_co, TI_co, TN_co, T_co\n"
     "from tfops.operation import Operation\n"
@@ -371,6 +372,9 @@ class _Op:
 def renderClass(op: _Op) -> str:
     d = op.d
     base = f"PrimitiveOp, Generic[{op.classVar}]" if op.classVar else "PrimitiveOp"
+    if len(d.outputs) == 1 and not d.outputs[0].countAttr:  # one tensor: x + y, x[1:]...
+        t = op.outputType(d.outputs[0].typeAttr, d.outputs[0].dtype)
+        base = f"PrimitiveOp, Operators[{t}]" + (f", Generic[{op.classVar}]" if op.classVar else "")
     out = [f"@final\nclass {op.cls}({base}):\n", op.classDoc(), "\n"]
     out.append(f'    OP_NAME: Final = "{d.type}"\n\n')
     slots = ", ".join(f'"_{o.name}"' for o in d.outputs)

@@ -22,6 +22,7 @@ from attrs import frozen
 
 from scope import Scope
 from tfops import shape as _shape
+from tfops._operators import Operators
 from tfops.op._build import build
 from tfops.op._gradients_op import Gradients
 from tfops.op._typevars import TF, TI, TN, T, T_co, TF_co, TI_co, TN_co
@@ -85,7 +86,7 @@ __all__ = [
 
 
 @final
-class Fill(PrimitiveOp, Generic[T_co]):
+class Fill(PrimitiveOp, Operators[T_co], Generic[T_co]):
     """Creates a tensor filled with a scalar value.
 
     Every element of the result, of shape ``dims``, is ``value``. Unlike ``Constant``,
@@ -137,7 +138,7 @@ class Fill(PrimitiveOp, Generic[T_co]):
 
 
 @final
-class Range(PrimitiveOp, Generic[TN_co]):
+class Range(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     """Creates a sequence of numbers.
 
     The sequence begins at ``start`` and goes by increments of ``delta`` up to, but not
@@ -193,7 +194,7 @@ class Range(PrimitiveOp, Generic[TN_co]):
 
 
 @final
-class OneHot(PrimitiveOp, Generic[T_co]):
+class OneHot(PrimitiveOp, Operators[T_co], Generic[T_co]):
     """Returns a one-hot tensor.
 
     The positions that ``indices`` name take the value ``onValue``, all the others
@@ -275,7 +276,7 @@ class OneHot(PrimitiveOp, Generic[T_co]):
 
 
 @final
-class Select(PrimitiveOp, Generic[T_co]):
+class Select(PrimitiveOp, Operators[T_co], Generic[T_co]):
     """Selects elements from ``t`` or ``e``, depending on ``condition``.
 
     Where ``condition`` is true the result has the element of ``t``, elsewhere the
@@ -331,7 +332,7 @@ class Select(PrimitiveOp, Generic[T_co]):
 
 
 @final
-class CheckNumerics(PrimitiveOp, Generic[TF_co]):
+class CheckNumerics(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     """Checks a tensor for NaN and Inf values.
 
     Passes ``tensor`` on unchanged when all its elements are finite. When it has a
@@ -385,7 +386,7 @@ class CheckNumerics(PrimitiveOp, Generic[TF_co]):
 
 
 @final
-class Constant(PrimitiveOp, Generic[T_co]):
+class Constant(PrimitiveOp, Operators[T_co], Generic[T_co]):
     """An operator producing a constant value.
 
     The value is stored in the graph. Python floats become ``TFloat32``, ints
@@ -651,7 +652,7 @@ class Constant(PrimitiveOp, Generic[T_co]):
 
 
 @final
-class Placeholder(PrimitiveOp, Generic[T_co]):
+class Placeholder(PrimitiveOp, Operators[T_co], Generic[T_co]):
     """A placeholder for a value that will be fed into the computation.
 
     Running an op that depends on a placeholder without feeding it raises
@@ -725,7 +726,7 @@ class Placeholder(PrimitiveOp, Generic[T_co]):
 
 
 @final
-class Identity(PrimitiveOp, Generic[T_co]):
+class Identity(PrimitiveOp, Operators[T_co], Generic[T_co]):
     """Return a tensor with the same shape and contents as the input tensor or value.
 
     The gradient passes through unchanged.
@@ -769,7 +770,7 @@ class Identity(PrimitiveOp, Generic[T_co]):
 
 
 @final
-class StopGradient(PrimitiveOp, Generic[T_co]):
+class StopGradient(PrimitiveOp, Operators[T_co], Generic[T_co]):
     """Stops gradient computation.
 
     When executed in a graph, this op outputs its input tensor as-is.
@@ -872,7 +873,7 @@ class StopGradient(PrimitiveOp, Generic[T_co]):
 
 
 @final
-class Max(PrimitiveOp, Generic[TN_co]):
+class Max(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     """Computes the maximum of elements across dimensions of a tensor.
 
     The maximum of no elements is the lowest value of the data type (``-inf`` for floats).
@@ -948,7 +949,7 @@ class Max(PrimitiveOp, Generic[TN_co]):
 
 
 @final
-class Min(PrimitiveOp, Generic[TN_co]):
+class Min(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     """Computes the minimum of elements across dimensions of a tensor.
 
     The minimum of no elements is the highest value of the data type (``inf`` for floats).
@@ -1024,7 +1025,7 @@ class Min(PrimitiveOp, Generic[TN_co]):
 
 
 @final
-class Sum(PrimitiveOp, Generic[TN_co]):
+class Sum(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     """Computes the sum of elements across dimensions of a tensor.
 
     The sum keeps the input's data type (integers wrap around as in TensorFlow).
@@ -1099,7 +1100,7 @@ class Sum(PrimitiveOp, Generic[TN_co]):
 
 
 @final
-class Prod(PrimitiveOp, Generic[TN_co]):
+class Prod(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     """Computes the product of elements across dimensions of a tensor.
 
     The product of no elements is 1; integer products wrap around as in TensorFlow. The
@@ -1176,7 +1177,7 @@ class Prod(PrimitiveOp, Generic[TN_co]):
 
 
 @final
-class All(PrimitiveOp):
+class All(PrimitiveOp, Operators[TBool]):
     """Computes the "logical and" of elements across dimensions of a tensor.
 
     ``input`` is a ``TBool`` tensor; the "and" of no elements is true. Not differentiable.
@@ -1251,7 +1252,7 @@ class All(PrimitiveOp):
 
 
 @final
-class Any(PrimitiveOp):
+class Any(PrimitiveOp, Operators[TBool]):
     """Computes the "logical or" of elements across dimensions of a tensor.
 
     ``input`` is a ``TBool`` tensor; the "or" of no elements is false. Not differentiable.
@@ -1326,7 +1327,7 @@ class Any(PrimitiveOp):
 
 
 @final
-class Rank(PrimitiveOp):
+class Rank(PrimitiveOp, Operators[TInt32]):
     """Returns the rank of a tensor.
 
     The rank is the number of dimensions of ``input`` (0 for a scalar, 2 for a matrix),
@@ -1372,7 +1373,7 @@ class Rank(PrimitiveOp):
 
 
 @final
-class Size(PrimitiveOp, Generic[TI_co]):
+class Size(PrimitiveOp, Operators[TI_co], Generic[TI_co]):
     """Returns the size of a tensor.
 
     The size is the number of elements of ``input``: the product of its dimensions,
@@ -1459,7 +1460,7 @@ class Size(PrimitiveOp, Generic[TI_co]):
 
 
 @final
-class Squeeze(PrimitiveOp, Generic[T_co]):
+class Squeeze(PrimitiveOp, Operators[T_co], Generic[T_co]):
     """Removes dimensions of size 1 from the shape of a tensor.
 
     Without ``axis``, every dimension of size 1 is removed (``[1, 2, 1, 3]`` becomes
@@ -1532,7 +1533,7 @@ class Squeeze(PrimitiveOp, Generic[T_co]):
 
 
 @final
-class Tile(PrimitiveOp, Generic[T_co]):
+class Tile(PrimitiveOp, Operators[T_co], Generic[T_co]):
     """Constructs a tensor by tiling a given tensor.
 
     The result repeats ``input`` ``multiples[i]`` times along dimension ``i``: its
@@ -1581,7 +1582,7 @@ class Tile(PrimitiveOp, Generic[T_co]):
 
 
 @final
-class Gather(PrimitiveOp, Generic[T_co]):
+class Gather(PrimitiveOp, Operators[T_co], Generic[T_co]):
     """Gather slices from ``params`` axis ``axis`` according to ``indices``.
 
     The result takes, for each entry of ``indices``, the slice of ``params`` at that
@@ -1661,7 +1662,7 @@ class Gather(PrimitiveOp, Generic[T_co]):
 
 
 @final
-class Concat(PrimitiveOp, Generic[T_co]):
+class Concat(PrimitiveOp, Operators[T_co], Generic[T_co]):
     """Concatenates tensors along one dimension.
 
     The values must have the same rank (at least 1) and the same sizes in every
@@ -1712,7 +1713,7 @@ class Concat(PrimitiveOp, Generic[T_co]):
 
 
 @final
-class Stack(PrimitiveOp, Generic[T_co]):
+class Stack(PrimitiveOp, Operators[T_co], Generic[T_co]):
     """Packs a list of N rank-R tensors into one rank-(R+1) tensor.
 
     The values, all of one shape, are stacked along a new dimension ``axis`` of size
@@ -1857,7 +1858,7 @@ class Unstack(PrimitiveOp, Generic[T_co]):
 
 
 @final
-class Pad(PrimitiveOp, Generic[T_co]):
+class Pad(PrimitiveOp, Operators[T_co], Generic[T_co]):
     """Pads a tensor with zeros.
 
     ``paddings`` is an integer matrix of shape ``[rank(input), 2]``: row ``i`` tells
@@ -1907,7 +1908,7 @@ class Pad(PrimitiveOp, Generic[T_co]):
 
 
 @final
-class Slice(PrimitiveOp, Generic[T_co]):
+class Slice(PrimitiveOp, Operators[T_co], Generic[T_co]):
     """Return a slice from 'input'.
 
     The result is the part of ``input`` that starts at offset ``begin`` and has
@@ -1961,7 +1962,7 @@ class Slice(PrimitiveOp, Generic[T_co]):
 
 
 @final
-class StridedSlice(PrimitiveOp, Generic[T_co]):
+class StridedSlice(PrimitiveOp, Operators[T_co], Generic[T_co]):
     """Return a strided slice from ``input``.
 
     Entry ``i`` of ``begin``, ``end`` and ``strides`` says what to take from one
@@ -2129,7 +2130,7 @@ class StridedSlice(PrimitiveOp, Generic[T_co]):
 
 
 @final
-class StridedSliceGrad(PrimitiveOp, Generic[T_co]):
+class StridedSliceGrad(PrimitiveOp, Operators[T_co], Generic[T_co]):
     """Returns the gradient of ``StridedSlice``.
 
     The result has shape ``shape`` and holds ``dy`` at the elements that
@@ -2293,7 +2294,7 @@ class StridedSliceGrad(PrimitiveOp, Generic[T_co]):
 
 
 @final
-class Shape(PrimitiveOp, Generic[TI_co]):
+class Shape(PrimitiveOp, Operators[TI_co], Generic[TI_co]):
     """Returns the shape of a tensor.
 
     The result is a vector of the sizes of ``input``'s dimensions.
@@ -2378,7 +2379,7 @@ class Shape(PrimitiveOp, Generic[TI_co]):
 
 
 @final
-class Reshape(PrimitiveOp, Generic[T_co]):
+class Reshape(PrimitiveOp, Operators[T_co], Generic[T_co]):
     """Reshapes a tensor.
 
     Returns a tensor with the values of ``tensor`` and the given ``shape``. One
@@ -2427,7 +2428,7 @@ class Reshape(PrimitiveOp, Generic[T_co]):
 
 
 @final
-class ExpandDims(PrimitiveOp, Generic[T_co]):
+class ExpandDims(PrimitiveOp, Operators[T_co], Generic[T_co]):
     """Inserts a dimension of 1 into a tensor's shape.
 
     Given ``input``, inserts a dimension of length 1 at index ``axis``; a negative
@@ -2475,7 +2476,7 @@ class ExpandDims(PrimitiveOp, Generic[T_co]):
 
 
 @final
-class BroadcastTo(PrimitiveOp, Generic[T_co]):
+class BroadcastTo(PrimitiveOp, Operators[T_co], Generic[T_co]):
     """Broadcast an array for a compatible shape.
 
     Makes ``input`` the given ``shape`` by repeating it along dimensions of size 1
@@ -2573,7 +2574,7 @@ class BroadcastGradientArgs(PrimitiveOp, Generic[TI_co]):
 
 
 @final
-class ZerosLike(PrimitiveOp, Generic[T_co]):
+class ZerosLike(PrimitiveOp, Operators[T_co], Generic[T_co]):
     """Returns a tensor of zeros with the same shape and type as x.
 
     The result has the shape and data type of ``x``.
@@ -2617,7 +2618,7 @@ class ZerosLike(PrimitiveOp, Generic[T_co]):
 
 
 @final
-class OnesLike(PrimitiveOp, Generic[T_co]):
+class OnesLike(PrimitiveOp, Operators[T_co], Generic[T_co]):
     """Returns a tensor of ones with the same shape and type as x.
 
     The result has the shape and data type of ``x``.
@@ -2661,7 +2662,7 @@ class OnesLike(PrimitiveOp, Generic[T_co]):
 
 
 @final
-class Variable(PrimitiveOp, Generic[T_co]):
+class Variable(PrimitiveOp, Operators[T_co], Generic[T_co]):
     """Holds state in the form of a tensor that persists across steps.
 
     Outputs the variable's current value in the running session. Each session has its
@@ -2711,7 +2712,7 @@ class Variable(PrimitiveOp, Generic[T_co]):
 
 
 @final
-class Assign(PrimitiveOp, Generic[T_co]):
+class Assign(PrimitiveOp, Operators[T_co], Generic[T_co]):
     """Update 'ref' by assigning 'value' to it.
 
     Outputs the new value, for chaining. The value must have the variable's shape and data
@@ -2809,7 +2810,7 @@ class Assign(PrimitiveOp, Generic[T_co]):
 
 
 @final
-class AssignAdd(PrimitiveOp, Generic[TN_co]):
+class AssignAdd(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     """Update 'ref' by adding 'value' to it.
 
     Outputs the new value. Concurrent updates from several threads are never lost.
@@ -2883,7 +2884,7 @@ class AssignAdd(PrimitiveOp, Generic[TN_co]):
 
 
 @final
-class AssignSub(PrimitiveOp, Generic[TN_co]):
+class AssignSub(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     """Update 'ref' by subtracting 'value' from it.
 
     Outputs the new value. Concurrent updates from several threads are never lost.

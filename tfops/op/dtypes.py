@@ -16,6 +16,7 @@ from typing import Final, Generic, cast, final
 from attrs import frozen
 
 from scope import Scope
+from tfops._operators import Operators
 from tfops.op._build import build
 from tfops.op._typevars import T, T_co
 from tfops.operation import Operation
@@ -31,7 +32,7 @@ __all__ = [
 
 
 @final
-class Cast(PrimitiveOp, Generic[T_co]):
+class Cast(PrimitiveOp, Operators[T_co], Generic[T_co]):
     """Cast x of type SrcT to y of DstT.
 
     Floating point values cast to integers are truncated towards zero; any non-zero

@@ -16,6 +16,7 @@ from typing import Final, Generic, cast, final
 from attrs import frozen
 
 from scope import Scope
+from tfops._operators import Operators
 from tfops.op._build import build
 from tfops.op._typevars import TN, T, T_co, TN_co
 from tfops.operation import Operation
@@ -33,7 +34,7 @@ __all__ = [
 
 
 @final
-class Transpose(PrimitiveOp, Generic[T_co]):
+class Transpose(PrimitiveOp, Operators[T_co], Generic[T_co]):
     """Permutes the dimensions of x according to perm.
 
     Dimension ``i`` of the result is dimension ``perm[i]`` of ``x``, so
@@ -82,7 +83,7 @@ class Transpose(PrimitiveOp, Generic[T_co]):
 
 
 @final
-class MatMul(PrimitiveOp, Generic[TN_co]):
+class MatMul(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     """Multiply the matrix "a" by the matrix "b".
 
     Both inputs must be matrices (rank 2). The inner dimension of "a" (after
@@ -178,7 +179,7 @@ class MatMul(PrimitiveOp, Generic[TN_co]):
 
 
 @final
-class BatchMatMul(PrimitiveOp, Generic[TN_co]):
+class BatchMatMul(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     """Multiplies slices of two tensors in batches.
 
     Each of ``x`` and ``y`` is a batch of matrices, of shape ``[..., r_x, c_x]`` and

@@ -21,6 +21,7 @@ from typing import Final, Generic, cast, final, overload
 from attrs import frozen
 
 from scope import Scope
+from tfops._operators import Operators
 from tfops.op._build import build
 from tfops.op._typevars import TF, TI, TN, TF_co, TI_co, TN_co
 from tfops.operation import Operation
@@ -84,7 +85,7 @@ __all__ = [
 
 
 @final
-class InvertPermutation(PrimitiveOp, Generic[TI_co]):
+class InvertPermutation(PrimitiveOp, Operators[TI_co], Generic[TI_co]):
     """Computes the inverse permutation of a tensor.
 
     ``x`` is a permutation of ``0 .. n-1``; the result ``y`` undoes it:
@@ -129,7 +130,7 @@ class InvertPermutation(PrimitiveOp, Generic[TI_co]):
 
 
 @final
-class UnsortedSegmentSum(PrimitiveOp, Generic[TN_co]):
+class UnsortedSegmentSum(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     """Computes the sum along segments of a tensor.
 
     ``segment_ids`` gives each slice of ``data`` (along its leading dimensions, as
@@ -185,7 +186,7 @@ class UnsortedSegmentSum(PrimitiveOp, Generic[TN_co]):
 
 
 @final
-class Exp(PrimitiveOp, Generic[TF_co]):
+class Exp(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     """Computes exponential of x element-wise. (y = e^x).
 
     Overflows to ``inf`` for large inputs (above about 88 in float32, 709 in float64).
@@ -229,7 +230,7 @@ class Exp(PrimitiveOp, Generic[TF_co]):
 
 
 @final
-class Log(PrimitiveOp, Generic[TF_co]):
+class Log(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     """Computes natural logarithm of x element-wise.
 
     I.e., y = log(x); ``-inf`` at 0 and ``nan`` for negative inputs.
@@ -273,7 +274,7 @@ class Log(PrimitiveOp, Generic[TF_co]):
 
 
 @final
-class Neg(PrimitiveOp, Generic[TN_co]):
+class Neg(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     """Computes numerical negative value element-wise.
 
     I.e., y = -x.
@@ -317,7 +318,7 @@ class Neg(PrimitiveOp, Generic[TN_co]):
 
 
 @final
-class Square(PrimitiveOp, Generic[TN_co]):
+class Square(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     """Computes square of x element-wise.
 
     I.e., y = x * x = x^2.
@@ -361,7 +362,7 @@ class Square(PrimitiveOp, Generic[TN_co]):
 
 
 @final
-class Reciprocal(PrimitiveOp, Generic[TF_co]):
+class Reciprocal(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     """Computes the reciprocal of x element-wise.
 
     I.e., y = 1 / x.
@@ -405,7 +406,7 @@ class Reciprocal(PrimitiveOp, Generic[TF_co]):
 
 
 @final
-class Add(PrimitiveOp, Generic[TN_co]):
+class Add(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     """Returns x + y element-wise.
 
     Integer addition wraps around on overflow.
@@ -452,7 +453,7 @@ class Add(PrimitiveOp, Generic[TN_co]):
 
 
 @final
-class Sub(PrimitiveOp, Generic[TN_co]):
+class Sub(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     """Returns x - y element-wise.
 
     Integer subtraction wraps around on overflow.
@@ -499,7 +500,7 @@ class Sub(PrimitiveOp, Generic[TN_co]):
 
 
 @final
-class Mul(PrimitiveOp, Generic[TN_co]):
+class Mul(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     """Returns x * y element-wise.
 
     Integer multiplication wraps around on overflow.
@@ -546,7 +547,7 @@ class Mul(PrimitiveOp, Generic[TN_co]):
 
 
 @final
-class Div(PrimitiveOp, Generic[TN_co]):
+class Div(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     """Returns x / y element-wise.
 
     Integer division truncates towards zero and raises ``InvalidArgumentError`` when ``y``
@@ -594,7 +595,7 @@ class Div(PrimitiveOp, Generic[TN_co]):
 
 
 @final
-class SquaredDifference(PrimitiveOp, Generic[TN_co]):
+class SquaredDifference(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     """Returns conj(x - y)(x - y) element-wise.
 
     For real numbers this is (x - y)^2.
@@ -643,7 +644,7 @@ class SquaredDifference(PrimitiveOp, Generic[TN_co]):
 
 
 @final
-class Equal(PrimitiveOp):
+class Equal(PrimitiveOp, Operators[TBool]):
     """Returns the truth value of (x == y) element-wise.
 
     The result is a ``TBool`` tensor.
@@ -692,7 +693,7 @@ class Equal(PrimitiveOp):
 
 
 @final
-class AddN(PrimitiveOp, Generic[TN_co]):
+class AddN(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     """Add all input tensors element wise.
 
     All inputs must have the same shape and data type (no broadcasting).
@@ -736,7 +737,7 @@ class AddN(PrimitiveOp, Generic[TN_co]):
 
 
 @final
-class Mean(PrimitiveOp, Generic[TN_co]):
+class Mean(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     """Computes the mean of elements across dimensions of a tensor.
 
     Reduces ``input`` along the dimensions given in ``axis``. Unless ``keepDims`` is
@@ -810,7 +811,7 @@ class Mean(PrimitiveOp, Generic[TN_co]):
 
 
 @final
-class ArgMax(PrimitiveOp, Generic[TI_co]):
+class ArgMax(PrimitiveOp, Operators[TI_co], Generic[TI_co]):
     """Returns the index with the largest value across dimensions of a tensor.
 
     Reduces ``input`` along ``dimension``: each element of the result is the
@@ -912,7 +913,7 @@ class ArgMax(PrimitiveOp, Generic[TI_co]):
 
 
 @final
-class ArgMin(PrimitiveOp, Generic[TI_co]):
+class ArgMin(PrimitiveOp, Operators[TI_co], Generic[TI_co]):
     """Returns the index with the smallest value across dimensions of a tensor.
 
     Reduces ``input`` along ``dimension``: each element of the result is the
@@ -1014,7 +1015,7 @@ class ArgMin(PrimitiveOp, Generic[TI_co]):
 
 
 @final
-class Cumsum(PrimitiveOp, Generic[TN_co]):
+class Cumsum(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     """Compute the cumulative sum of the tensor ``x`` along ``axis``.
 
     By default the sum is inclusive: element i of the result adds elements 0 to i of
@@ -1110,7 +1111,7 @@ class Cumsum(PrimitiveOp, Generic[TN_co]):
 
 
 @final
-class DivNoNan(PrimitiveOp, Generic[TF_co]):
+class DivNoNan(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     """Returns x / y element-wise, or 0 wherever the divisor is zero.
 
     Where ``y`` is zero the result is 0, whatever ``x`` holds (even ``inf`` or ``nan``);
@@ -1160,7 +1161,7 @@ class DivNoNan(PrimitiveOp, Generic[TF_co]):
 
 
 @final
-class RealDiv(PrimitiveOp, Generic[TF_co]):
+class RealDiv(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     """Returns x / y element-wise for real (floating point) tensors.
 
     Division follows IEEE 754: a zero divisor gives ``inf``, ``-inf`` or ``nan``.
@@ -1209,7 +1210,7 @@ class RealDiv(PrimitiveOp, Generic[TF_co]):
 
 
 @final
-class FloorDiv(PrimitiveOp, Generic[TN_co]):
+class FloorDiv(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     """Returns x // y element-wise, rounding the quotient towards negative infinity.
 
     Floating point results are ``floor(x / y)`` of the rounded quotient, as TensorFlow
@@ -1260,7 +1261,7 @@ class FloorDiv(PrimitiveOp, Generic[TN_co]):
 
 
 @final
-class FloorMod(PrimitiveOp, Generic[TN_co]):
+class FloorMod(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     """Returns the remainder of the flooring division x // y element-wise.
 
     The result has the sign of ``y`` (or is zero), as Python's ``%``, so that
@@ -1311,7 +1312,7 @@ class FloorMod(PrimitiveOp, Generic[TN_co]):
 
 
 @final
-class Pow(PrimitiveOp, Generic[TN_co]):
+class Pow(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     """Computes x raised to the power y element-wise.
 
     ``pow(0, 0)`` is 1. A negative float to a non-integral power is ``nan``. Integer powers
@@ -1360,7 +1361,7 @@ class Pow(PrimitiveOp, Generic[TN_co]):
 
 
 @final
-class Maximum(PrimitiveOp, Generic[TN_co]):
+class Maximum(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     """Returns the larger of x and y element-wise.
 
     A ``nan`` in either input gives ``nan``. The gradient goes to ``x`` where ``x >= y``
@@ -1410,7 +1411,7 @@ class Maximum(PrimitiveOp, Generic[TN_co]):
 
 
 @final
-class Minimum(PrimitiveOp, Generic[TN_co]):
+class Minimum(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     """Returns the smaller of x and y element-wise.
 
     A ``nan`` in either input gives ``nan``. The gradient goes to ``x`` where ``x <= y``
@@ -1460,7 +1461,7 @@ class Minimum(PrimitiveOp, Generic[TN_co]):
 
 
 @final
-class NotEqual(PrimitiveOp):
+class NotEqual(PrimitiveOp, Operators[TBool]):
     """Returns the truth value of (x != y) element-wise.
 
     The result is a ``TBool`` tensor; ``nan`` differs from everything, itself included.
@@ -1539,7 +1540,7 @@ class NotEqual(PrimitiveOp):
 
 
 @final
-class Less(PrimitiveOp):
+class Less(PrimitiveOp, Operators[TBool]):
     """Returns the truth value of (x < y) element-wise.
 
     The result is a ``TBool`` tensor; every comparison with ``nan`` is false.
@@ -1588,7 +1589,7 @@ class Less(PrimitiveOp):
 
 
 @final
-class LessEqual(PrimitiveOp):
+class LessEqual(PrimitiveOp, Operators[TBool]):
     """Returns the truth value of (x <= y) element-wise.
 
     The result is a ``TBool`` tensor; every comparison with ``nan`` is false.
@@ -1637,7 +1638,7 @@ class LessEqual(PrimitiveOp):
 
 
 @final
-class Greater(PrimitiveOp):
+class Greater(PrimitiveOp, Operators[TBool]):
     """Returns the truth value of (x > y) element-wise.
 
     The result is a ``TBool`` tensor; every comparison with ``nan`` is false.
@@ -1686,7 +1687,7 @@ class Greater(PrimitiveOp):
 
 
 @final
-class GreaterEqual(PrimitiveOp):
+class GreaterEqual(PrimitiveOp, Operators[TBool]):
     """Returns the truth value of (x >= y) element-wise.
 
     The result is a ``TBool`` tensor; every comparison with ``nan`` is false.
@@ -1735,7 +1736,7 @@ class GreaterEqual(PrimitiveOp):
 
 
 @final
-class LogicalAnd(PrimitiveOp):
+class LogicalAnd(PrimitiveOp, Operators[TBool]):
     """Returns the truth value of x AND y element-wise.
 
     Both inputs and the result are ``TBool`` tensors.
@@ -1784,7 +1785,7 @@ class LogicalAnd(PrimitiveOp):
 
 
 @final
-class LogicalOr(PrimitiveOp):
+class LogicalOr(PrimitiveOp, Operators[TBool]):
     """Returns the truth value of x OR y element-wise.
 
     Both inputs and the result are ``TBool`` tensors.
@@ -1833,7 +1834,7 @@ class LogicalOr(PrimitiveOp):
 
 
 @final
-class Abs(PrimitiveOp, Generic[TN_co]):
+class Abs(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     """Computes the absolute value of a tensor.
 
     Given a tensor ``x`` of signed numbers, returns the tensor of the absolute values of its
@@ -1879,7 +1880,7 @@ class Abs(PrimitiveOp, Generic[TN_co]):
 
 
 @final
-class Sign(PrimitiveOp, Generic[TN_co]):
+class Sign(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     """Returns an element-wise indication of the sign of a number.
 
     y = sign(x) is -1 where x < 0, 0 where x == 0 and 1 where x > 0, in the type of ``x``;
@@ -1924,7 +1925,7 @@ class Sign(PrimitiveOp, Generic[TN_co]):
 
 
 @final
-class Sqrt(PrimitiveOp, Generic[TF_co]):
+class Sqrt(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     """Computes square root of x element-wise.
 
     I.e., y = sqrt(x) = x^(1/2); negative inputs give NaN.
@@ -1968,7 +1969,7 @@ class Sqrt(PrimitiveOp, Generic[TF_co]):
 
 
 @final
-class Rsqrt(PrimitiveOp, Generic[TF_co]):
+class Rsqrt(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     """Computes reciprocal of square root of x element-wise.
 
     I.e., y = 1 / sqrt(x); 0 gives ``inf`` and negative inputs give NaN.
@@ -2012,7 +2013,7 @@ class Rsqrt(PrimitiveOp, Generic[TF_co]):
 
 
 @final
-class Expm1(PrimitiveOp, Generic[TF_co]):
+class Expm1(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     """Computes ``exp(x) - 1`` element-wise.
 
     I.e., y = e^x - 1, accurate also where x is close to 0 (where ``exp(x) - 1`` would lose
@@ -2057,7 +2058,7 @@ class Expm1(PrimitiveOp, Generic[TF_co]):
 
 
 @final
-class Log1p(PrimitiveOp, Generic[TF_co]):
+class Log1p(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     """Computes natural logarithm of (1 + x) element-wise.
 
     I.e., y = log(1 + x), accurate also where x is close to 0; -1 gives ``-inf`` and values
@@ -2102,7 +2103,7 @@ class Log1p(PrimitiveOp, Generic[TF_co]):
 
 
 @final
-class Tanh(PrimitiveOp, Generic[TF_co]):
+class Tanh(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     """Computes hyperbolic tangent of ``x`` element-wise.
 
     y = (e^x - e^-x) / (e^x + e^-x), in (-1, 1); it saturates to -1 and 1 for large inputs.
@@ -2146,7 +2147,7 @@ class Tanh(PrimitiveOp, Generic[TF_co]):
 
 
 @final
-class Sigmoid(PrimitiveOp, Generic[TF_co]):
+class Sigmoid(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     """Computes sigmoid of ``x`` element-wise.
 
     Specifically, y = 1 / (1 + e^-x), the logistic function, in (0, 1); large negative
@@ -2192,7 +2193,7 @@ class Sigmoid(PrimitiveOp, Generic[TF_co]):
 
 
 @final
-class Softplus(PrimitiveOp, Generic[TF_co]):
+class Softplus(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     """Computes softplus: ``log(exp(features) + 1)``.
 
     A smooth approximation of ReLU: about ``features`` for large inputs and about
@@ -2238,7 +2239,7 @@ class Softplus(PrimitiveOp, Generic[TF_co]):
 
 
 @final
-class IsFinite(PrimitiveOp):
+class IsFinite(PrimitiveOp, Operators[TBool]):
     """Returns which elements of x are finite.
 
     True where an element is neither infinite nor NaN. Not differentiable.
@@ -2282,7 +2283,7 @@ class IsFinite(PrimitiveOp):
 
 
 @final
-class IsNan(PrimitiveOp):
+class IsNan(PrimitiveOp, Operators[TBool]):
     """Returns which elements of x are NaN.
 
     True exactly where an element is NaN (not where it is infinite). Not differentiable.
@@ -2326,7 +2327,7 @@ class IsNan(PrimitiveOp):
 
 
 @final
-class LogicalNot(PrimitiveOp):
+class LogicalNot(PrimitiveOp, Operators[TBool]):
     """Returns the truth value of ``NOT x`` element-wise.
 
     ``x`` must be a bool tensor; the result is its negation. Not differentiable.

@@ -17,6 +17,7 @@ from typing import Final, Generic, cast, final
 from attrs import frozen
 
 from scope import Scope
+from tfops._operators import Operators
 from tfops.op._build import build
 from tfops.op._typevars import TF, TN, TF_co, TN_co
 from tfops.operation import Operation
@@ -44,7 +45,7 @@ __all__ = [
 
 
 @final
-class Relu(PrimitiveOp, Generic[TN_co]):
+class Relu(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     """Computes rectified linear: `max(features, 0)`.
 
     Negative values become 0; the gradient flows where ``features`` is positive (ReluGrad).
@@ -88,7 +89,7 @@ class Relu(PrimitiveOp, Generic[TN_co]):
 
 
 @final
-class Relu6(PrimitiveOp, Generic[TN_co]):
+class Relu6(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     """Computes rectified linear 6: `min(max(features, 0), 6)`.
 
     Values are clipped to [0, 6]; the gradient flows where ``features`` is strictly between
@@ -133,7 +134,7 @@ class Relu6(PrimitiveOp, Generic[TN_co]):
 
 
 @final
-class Elu(PrimitiveOp, Generic[TF_co]):
+class Elu(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     """Computes the exponential linear function.
 
     The ELU function is defined as ``exp(features) - 1`` where ``features < 0`` and as
@@ -179,7 +180,7 @@ class Elu(PrimitiveOp, Generic[TF_co]):
 
 
 @final
-class ReluGrad(PrimitiveOp, Generic[TN_co]):
+class ReluGrad(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     """Computes rectified linear gradients for a Relu operation.
 
     ``backprops = gradients`` where ``features > 0``, and 0 elsewhere. ``features`` may be
@@ -227,7 +228,7 @@ class ReluGrad(PrimitiveOp, Generic[TN_co]):
 
 
 @final
-class Relu6Grad(PrimitiveOp, Generic[TN_co]):
+class Relu6Grad(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     """Computes rectified linear 6 gradients for a Relu6 operation.
 
     ``backprops = gradients`` where ``0 < features < 6``, and 0 elsewhere.
@@ -274,7 +275,7 @@ class Relu6Grad(PrimitiveOp, Generic[TN_co]):
 
 
 @final
-class EluGrad(PrimitiveOp, Generic[TF_co]):
+class EluGrad(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     """Computes gradients for the exponential linear (Elu) operation.
 
     ``backprops = gradients * (outputs + 1)`` where ``outputs < 0``, and ``gradients``
@@ -322,7 +323,7 @@ class EluGrad(PrimitiveOp, Generic[TF_co]):
 
 
 @final
-class BiasAdd(PrimitiveOp, Generic[TN_co]):
+class BiasAdd(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     """Adds `bias` to `value`.
 
     A special case of Add where ``bias`` is a vector added along the last dimension of
@@ -397,7 +398,7 @@ class BiasAdd(PrimitiveOp, Generic[TN_co]):
 
 
 @final
-class BiasAddGrad(PrimitiveOp, Generic[TN_co]):
+class BiasAddGrad(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     """The backward operation for "BiasAdd" on the "bias" tensor.
 
     Sums ``out_backprop`` over every dimension but the last (the channels, in the
@@ -470,7 +471,7 @@ class BiasAddGrad(PrimitiveOp, Generic[TN_co]):
 
 
 @final
-class Softmax(PrimitiveOp, Generic[TF_co]):
+class Softmax(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     """Computes softmax activations.
 
     For each row ``i`` (every index of all but the last dimension),
@@ -517,7 +518,7 @@ class Softmax(PrimitiveOp, Generic[TF_co]):
 
 
 @final
-class LogSoftmax(PrimitiveOp, Generic[TF_co]):
+class LogSoftmax(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     """Computes log softmax activations.
 
     For each row ``i`` (every index of all but the last dimension),
@@ -678,7 +679,7 @@ class SparseSoftmaxCrossEntropyWithLogits(PrimitiveOp, Generic[TF_co]):
 
 
 @final
-class L2Loss(PrimitiveOp, Generic[TF_co]):
+class L2Loss(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     """L2 Loss.
 
     Computes half the L2 norm of a tensor without the sqrt:

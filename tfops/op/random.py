@@ -16,6 +16,7 @@ from typing import Final, Generic, cast, final
 from attrs import frozen
 
 from scope import Scope
+from tfops._operators import Operators
 from tfops.op._build import build
 from tfops.op._typevars import TF, TI, TF_co, TI_co
 from tfops.operation import Operation
@@ -34,7 +35,7 @@ __all__ = [
 
 
 @final
-class RandomUniform(PrimitiveOp, Generic[TF_co]):
+class RandomUniform(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     """Outputs random values from a uniform distribution.
 
     The values are uniform in the range [0, 1): the lower bound is included, the upper
@@ -132,7 +133,7 @@ class RandomUniform(PrimitiveOp, Generic[TF_co]):
 
 
 @final
-class RandomStandardNormal(PrimitiveOp, Generic[TF_co]):
+class RandomStandardNormal(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     """Outputs random values from a normal distribution.
 
     The values have mean 0 and standard deviation 1.
@@ -229,7 +230,7 @@ class RandomStandardNormal(PrimitiveOp, Generic[TF_co]):
 
 
 @final
-class TruncatedNormal(PrimitiveOp, Generic[TF_co]):
+class TruncatedNormal(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     """Outputs random values from a truncated normal distribution.
 
     The values follow a normal distribution with mean 0 and standard deviation 1, except
@@ -325,7 +326,7 @@ class TruncatedNormal(PrimitiveOp, Generic[TF_co]):
 
 
 @final
-class RandomUniformInt(PrimitiveOp, Generic[TI_co]):
+class RandomUniformInt(PrimitiveOp, Operators[TI_co], Generic[TI_co]):
     """Outputs random integers from a uniform distribution.
 
     The integers are uniform in the range [minval, maxval): the lower bound is

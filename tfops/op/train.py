@@ -16,6 +16,7 @@ from typing import Final, Generic, cast, final
 from attrs import frozen
 
 from scope import Scope
+from tfops._operators import Operators
 from tfops.op._build import build
 from tfops.op._typevars import TF, TF_co
 from tfops.operation import Operation
@@ -32,7 +33,7 @@ __all__ = [
 
 
 @final
-class ApplyGradientDescent(PrimitiveOp, Generic[TF_co]):
+class ApplyGradientDescent(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     """Update '*var' by subtracting 'alpha' * 'delta' from it.
 
     var -= alpha * delta.
@@ -110,7 +111,7 @@ class ApplyGradientDescent(PrimitiveOp, Generic[TF_co]):
 
 
 @final
-class ApplyMomentum(PrimitiveOp, Generic[TF_co]):
+class ApplyMomentum(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     """Update '*var' according to the momentum scheme.
 
     accum = accum * momentum + grad; var -= lr * accum. With ``useNesterov``:
@@ -213,7 +214,7 @@ class ApplyMomentum(PrimitiveOp, Generic[TF_co]):
 
 
 @final
-class ApplyAdam(PrimitiveOp, Generic[TF_co]):
+class ApplyAdam(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     """Update '*var' according to the Adam algorithm.
 
     lr_t = lr * sqrt(1 - beta2^t) / (1 - beta1^t); m = m + (grad - m) * (1 - beta1);
