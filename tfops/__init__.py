@@ -26,7 +26,11 @@ from tfops.output import Operand, Output, PrimitiveOp
 from tfops.session import Result, Runner, Session
 from tfops.shape import Shape
 
+__version__ = "0.1.0"
+"""The version of tfops (the ``tfops-java`` distribution)."""
+
 __all__ = [
+    "__version__",
     "Graph",
     "Operation",
     "Output",
