@@ -111,13 +111,19 @@ from tfops.op.nn import (
     Elu,
     EluGrad,
     L2Loss,
+    LeakyRelu,
+    LeakyReluGrad,
     LogSoftmax,
     Relu,
     Relu6,
     Relu6Grad,
     ReluGrad,
+    Selu,
+    SeluGrad,
     Softmax,
     SoftmaxCrossEntropyWithLogits,
+    Softsign,
+    SoftsignGrad,
     SparseSoftmaxCrossEntropyWithLogits,
 )
 from tfops.op.random import RandomStandardNormal, RandomUniform, RandomUniformInt, TruncatedNormal
@@ -1022,6 +1028,95 @@ class NnOps:
             a new instance of BiasAddGrad.
         """
         return BiasAddGrad.create(self._scope, out_backprop, *options, dataFormat=dataFormat)
+
+    def leakyRelu(
+        self,
+        features: Operand[TF] | TensorValue,
+        *options: LeakyRelu.Options,
+        alpha: float | None = None,
+    ) -> LeakyRelu[TF]:
+        """Computes rectified linear: `max(features, features * alpha)`.
+
+        Args:
+            features: the input tensor.
+            options: carries optional attribute values (``LeakyRelu.alpha(...)``).
+            alpha: the slope of the negative part (the same as the option).
+
+        Returns:
+            a new instance of LeakyRelu.
+        """
+        return LeakyRelu.create(self._scope, features, *options, alpha=alpha)
+
+    def leakyReluGrad(
+        self,
+        gradients: Operand[TF] | TensorValue,
+        features: Operand[TF] | TensorValue,
+        *options: LeakyReluGrad.Options,
+        alpha: float | None = None,
+    ) -> LeakyReluGrad[TF]:
+        """Computes rectified linear gradients for a LeakyRelu operation.
+
+        Args:
+            gradients: the backpropagated gradients.
+            features: the features passed to the LeakyRelu.
+            options: carries optional attribute values (``LeakyReluGrad.alpha(...)``).
+            alpha: the slope of the negative part (the same as the option).
+
+        Returns:
+            a new instance of LeakyReluGrad.
+        """
+        return LeakyReluGrad.create(self._scope, gradients, features, *options, alpha=alpha)
+
+    def selu(self, features: Operand[TF] | TensorValue) -> Selu[TF]:
+        """Computes scaled exponential linear: `scale * alpha * (exp(features) - 1)` if <
+        0.
+
+        Args:
+            features: the input tensor.
+
+        Returns:
+            a new instance of Selu.
+        """
+        return Selu.create(self._scope, features)
+
+    def seluGrad(
+        self, gradients: Operand[TF] | TensorValue, outputs: Operand[TF] | TensorValue
+    ) -> SeluGrad[TF]:
+        """Computes gradients for the scaled exponential linear (Selu) operation.
+
+        Args:
+            gradients: the backpropagated gradients.
+            outputs: the outputs of the Selu.
+
+        Returns:
+            a new instance of SeluGrad.
+        """
+        return SeluGrad.create(self._scope, gradients, outputs)
+
+    def softsign(self, features: Operand[TF] | TensorValue) -> Softsign[TF]:
+        """Computes softsign: `features / (abs(features) + 1)`.
+
+        Args:
+            features: the input tensor.
+
+        Returns:
+            a new instance of Softsign.
+        """
+        return Softsign.create(self._scope, features)
+
+    def softsignGrad(
+        self, gradients: Operand[TF] | TensorValue, features: Operand[TF] | TensorValue
+    ) -> SoftsignGrad[TF]:
+        """Computes softsign gradients for a softsign operation.
+
+        Args:
+            gradients: the backpropagated gradients.
+            features: the features passed to the Softsign.
+
+        Returns:
+            a new instance of SoftsignGrad.
+        """
+        return SoftsignGrad.create(self._scope, gradients, features)
 
     def softmax(self, logits: Operand[TF] | TensorValue) -> Softmax[TF]:
         """Computes softmax activations.

@@ -2,8 +2,9 @@
 # Do not edit: change the spec and run the generator again.
 """The nn ops.
 
-Relu, Relu6, Elu, ReluGrad, Relu6Grad, EluGrad, BiasAdd, BiasAddGrad, Softmax, LogSoftmax,
-SoftmaxCrossEntropyWithLogits, SparseSoftmaxCrossEntropyWithLogits, L2Loss.
+Relu, Relu6, Elu, ReluGrad, Relu6Grad, EluGrad, BiasAdd, BiasAddGrad, LeakyRelu, LeakyReluGrad,
+Selu, SeluGrad, Softsign, SoftsignGrad, Softmax, LogSoftmax, SoftmaxCrossEntropyWithLogits,
+SparseSoftmaxCrossEntropyWithLogits, L2Loss.
 
 Each class wraps one operation type; ``create`` adds a new operation to a scope's graph.
 The examples assume ``import numpy as np``, ``from tfops import Graph, Ops, Session,
@@ -35,6 +36,12 @@ __all__ = [
     "EluGrad",
     "BiasAdd",
     "BiasAddGrad",
+    "LeakyRelu",
+    "LeakyReluGrad",
+    "Selu",
+    "SeluGrad",
+    "Softsign",
+    "SoftsignGrad",
     "Softmax",
     "LogSoftmax",
     "SoftmaxCrossEntropyWithLogits",
@@ -467,6 +474,342 @@ class BiasAddGrad(PrimitiveOp, Generic[TN_co]):
     def asOutput(self) -> Output[TN_co]:
         """Returns the symbolic handle of the tensor."""
         return self._output
+
+
+@final
+class LeakyRelu(PrimitiveOp, Generic[TF_co]):
+    """Computes rectified linear: `max(features, features * alpha)`.
+
+    ``activations = features`` where ``features > 0`` and ``alpha * features`` elsewhere
+    (so for ``alpha > 1`` the result is not the maximum of the summary, as in TensorFlow).
+    Its gradient is LeakyReluGrad.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.nn.leakyRelu(tf.constant([-2.0, 0.0, 3.0]), alpha=0.5)
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [-1.0, 0.0, 3.0]
+    """
+
+    OP_NAME: Final = "LeakyRelu"
+
+    __slots__ = ("_activations",)
+
+    @frozen
+    class Options:
+        """Optional attributes for :class:`LeakyRelu`."""
+
+        alpha: float | None = None
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._activations = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        features: Operand[TF] | TensorValue,
+        *options: LeakyRelu.Options,
+        alpha: float | None = None,
+    ) -> LeakyRelu[TF]:
+        """Factory method to create a class wrapping a new LeakyRelu operation.
+
+        Args:
+            scope: current scope.
+            features: the input tensor.
+            options: carries optional attribute values (``LeakyRelu.alpha(...)``).
+            alpha: the slope of the negative part (the same as the option).
+
+        Returns:
+            a new instance of LeakyRelu.
+        """
+        operation = build(scope, "LeakyRelu", (features,), {"alpha": alpha}, options)
+        return LeakyRelu(operation)
+
+    @staticmethod
+    def alpha(alpha: float) -> LeakyRelu.Options:
+        """Sets the ``alpha`` option.
+
+        Args:
+            alpha: the slope of the negative part.
+
+        Returns:
+            this Options instance.
+        """
+        return LeakyRelu.Options(alpha=alpha)
+
+    def activations(self) -> Output[TF_co]:
+        """Returns the result, of the shape and type of ``features``."""
+        return self._activations
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._activations
+
+
+@final
+class LeakyReluGrad(PrimitiveOp, Generic[TF_co]):
+    """Computes rectified linear gradients for a LeakyRelu operation.
+
+    ``backprops = gradients`` where ``features > 0`` and ``alpha * gradients`` elsewhere.
+    TensorFlow Java places this op in its ``data`` group (``tf.data.leakyReluGrad``); tfops
+    has no such group and keeps it beside LeakyRelu.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.nn.leakyReluGrad(tf.constant([4.0, 4.0]), tf.constant([-1.0, 2.0]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [0.800000011920929, 4.0]
+    """
+
+    OP_NAME: Final = "LeakyReluGrad"
+
+    __slots__ = ("_backprops",)
+
+    @frozen
+    class Options:
+        """Optional attributes for :class:`LeakyReluGrad`."""
+
+        alpha: float | None = None
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._backprops = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        gradients: Operand[TF] | TensorValue,
+        features: Operand[TF] | TensorValue,
+        *options: LeakyReluGrad.Options,
+        alpha: float | None = None,
+    ) -> LeakyReluGrad[TF]:
+        """Factory method to create a class wrapping a new LeakyReluGrad operation.
+
+        Args:
+            scope: current scope.
+            gradients: the backpropagated gradients.
+            features: the features passed to the LeakyRelu.
+            options: carries optional attribute values (``LeakyReluGrad.alpha(...)``).
+            alpha: the slope of the negative part (the same as the option).
+
+        Returns:
+            a new instance of LeakyReluGrad.
+        """
+        operation = build(scope, "LeakyReluGrad", (gradients, features), {"alpha": alpha}, options)
+        return LeakyReluGrad(operation)
+
+    @staticmethod
+    def alpha(alpha: float) -> LeakyReluGrad.Options:
+        """Sets the ``alpha`` option.
+
+        Args:
+            alpha: the slope of the negative part.
+
+        Returns:
+            this Options instance.
+        """
+        return LeakyReluGrad.Options(alpha=alpha)
+
+    def backprops(self) -> Output[TF_co]:
+        """Returns the gradients with respect to the features."""
+        return self._backprops
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._backprops
+
+
+@final
+class Selu(PrimitiveOp, Generic[TF_co]):
+    """Computes scaled exponential linear: `scale * alpha * (exp(features) - 1)` if < 0.
+
+    ``scale * features`` where ``features >= 0``. With ``scale = 1.0507009873554805`` and
+    ``scale * alpha = 1.7580993408473769`` (Klambauer et al., 2017,
+    https://arxiv.org/abs/1706.02515). As TensorFlow, the negative
+    part is computed as ``exp(features) - 1`` (not ``expm1``), so tiny negative features
+    give 0 in single precision. Use it with the ``lecun_normal`` initializer and
+    AlphaDropout. Its gradient is SeluGrad.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.nn.selu(tf.constant([0.0, 1.0]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [0.0, 1.0507010221481323]
+    """
+
+    OP_NAME: Final = "Selu"
+
+    __slots__ = ("_activations",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._activations = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(scope: Scope, features: Operand[TF] | TensorValue) -> Selu[TF]:
+        """Factory method to create a class wrapping a new Selu operation.
+
+        Args:
+            scope: current scope.
+            features: the input tensor.
+
+        Returns:
+            a new instance of Selu.
+        """
+        operation = build(scope, "Selu", (features,), {})
+        return Selu(operation)
+
+    def activations(self) -> Output[TF_co]:
+        """Returns the result, of the shape and type of ``features``."""
+        return self._activations
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._activations
+
+
+@final
+class SeluGrad(PrimitiveOp, Generic[TF_co]):
+    """Computes gradients for the scaled exponential linear (Selu) operation.
+
+    ``backprops = gradients * (outputs + scale * alpha)`` where ``outputs < 0``, and
+    ``gradients * scale`` elsewhere (the derivative of ``scale * alpha * (exp(x) - 1)`` is
+    ``outputs + scale * alpha``).
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.nn.seluGrad(tf.constant([1.0, 1.0]), tf.constant([0.0, 2.0]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [1.0507010221481323, 1.0507010221481323]
+    """
+
+    OP_NAME: Final = "SeluGrad"
+
+    __slots__ = ("_backprops",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._backprops = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope, gradients: Operand[TF] | TensorValue, outputs: Operand[TF] | TensorValue
+    ) -> SeluGrad[TF]:
+        """Factory method to create a class wrapping a new SeluGrad operation.
+
+        Args:
+            scope: current scope.
+            gradients: the backpropagated gradients.
+            outputs: the outputs of the Selu.
+
+        Returns:
+            a new instance of SeluGrad.
+        """
+        operation = build(scope, "SeluGrad", (gradients, outputs), {})
+        return SeluGrad(operation)
+
+    def backprops(self) -> Output[TF_co]:
+        """Returns the gradients with respect to the features."""
+        return self._backprops
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._backprops
+
+
+@final
+class Softsign(PrimitiveOp, Generic[TF_co]):
+    """Computes softsign: `features / (abs(features) + 1)`.
+
+    Smooth and bounded in (-1, 1); infinite features give NaN (``inf / inf``), as in
+    TensorFlow. Its gradient is SoftsignGrad.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.nn.softsign(tf.constant([1.0, -3.0]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [0.5, -0.75]
+    """
+
+    OP_NAME: Final = "Softsign"
+
+    __slots__ = ("_activations",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._activations = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(scope: Scope, features: Operand[TF] | TensorValue) -> Softsign[TF]:
+        """Factory method to create a class wrapping a new Softsign operation.
+
+        Args:
+            scope: current scope.
+            features: the input tensor.
+
+        Returns:
+            a new instance of Softsign.
+        """
+        operation = build(scope, "Softsign", (features,), {})
+        return Softsign(operation)
+
+    def activations(self) -> Output[TF_co]:
+        """Returns the result, of the shape and type of ``features``."""
+        return self._activations
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._activations
+
+
+@final
+class SoftsignGrad(PrimitiveOp, Generic[TF_co]):
+    """Computes softsign gradients for a softsign operation.
+
+    ``backprops = gradients / (abs(features) + 1) ** 2``. TensorFlow registers no gradient
+    for this op (differentiating it raises there); tfops marks it not differentiable, so a
+    second derivative through it is zero rather than an error.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.nn.softsignGrad(tf.constant([9.0, 9.0]), tf.constant([0.0, -2.0]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [9.0, 1.0]
+    """
+
+    OP_NAME: Final = "SoftsignGrad"
+
+    __slots__ = ("_backprops",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._backprops = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope, gradients: Operand[TF] | TensorValue, features: Operand[TF] | TensorValue
+    ) -> SoftsignGrad[TF]:
+        """Factory method to create a class wrapping a new SoftsignGrad operation.
+
+        Args:
+            scope: current scope.
+            gradients: the backpropagated gradients.
+            features: the features passed to the Softsign.
+
+        Returns:
+            a new instance of SoftsignGrad.
+        """
+        operation = build(scope, "SoftsignGrad", (gradients, features), {})
+        return SoftsignGrad(operation)
+
+    def backprops(self) -> Output[TF_co]:
+        """Returns the gradients with respect to the features."""
+        return self._backprops
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._backprops
 
 
 @final
