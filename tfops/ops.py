@@ -110,6 +110,8 @@ from tfops.op.nn import (
     BiasAddGrad,
     Elu,
     EluGrad,
+    FusedBatchNorm,
+    FusedBatchNormGrad,
     L2Loss,
     LeakyRelu,
     LeakyReluGrad,
@@ -1181,6 +1183,103 @@ class NnOps:
             a new instance of L2Loss.
         """
         return L2Loss.create(self._scope, t)
+
+    def fusedBatchNorm(
+        self,
+        x: Operand[TF] | TensorValue,
+        scale: Operand[TFloat32] | TensorValue,
+        offset: Operand[TFloat32] | TensorValue,
+        mean: Operand[TFloat32] | TensorValue,
+        variance: Operand[TFloat32] | TensorValue,
+        *options: FusedBatchNorm.Options,
+        epsilon: float | None = None,
+        exponentialAvgFactor: float | None = None,
+        dataFormat: str | None = None,
+        isTraining: bool | None = None,
+    ) -> FusedBatchNorm[TF]:
+        """Batch normalization.
+
+        Args:
+            x: a 4-D (5-D for NDHWC, NCDHW) tensor.
+            scale: a vector of one scale per channel.
+            offset: a vector of one offset per channel.
+            mean: the population mean per channel, for inference or for the running mean; may be
+                empty in training when exponential_avg_factor is 1.
+            variance: the population variance per channel, as ``mean``.
+            options: carries optional attribute values (``FusedBatchNorm.epsilon(...)``,
+                ``FusedBatchNorm.exponentialAvgFactor(...)``, ``FusedBatchNorm.dataFormat(...)``,
+                ``FusedBatchNorm.isTraining(...)``).
+            epsilon: a small float added to the variance of ``x`` (the same as the option).
+            exponentialAvgFactor: the weight of this batch in the running mean and variance (1: they
+                are the batch's) (the same as the option).
+            dataFormat: the layout of ``x`` and ``y``: "NHWC" (channels last), "NCHW", "NDHWC" or
+                "NCDHW" (the same as the option).
+            isTraining: whether to normalize with the batch's own mean and variance (training) or
+                with the given ones (inference) (the same as the option).
+
+        Returns:
+            a new instance of FusedBatchNorm.
+        """
+        return FusedBatchNorm.create(
+            self._scope,
+            x,
+            scale,
+            offset,
+            mean,
+            variance,
+            *options,
+            epsilon=epsilon,
+            exponentialAvgFactor=exponentialAvgFactor,
+            dataFormat=dataFormat,
+            isTraining=isTraining,
+        )
+
+    def fusedBatchNormGrad(
+        self,
+        y_backprop: Operand[TF] | TensorValue,
+        x: Operand[TF] | TensorValue,
+        scale: Operand[TFloat32] | TensorValue,
+        reserve_space_1: Operand[TFloat32] | TensorValue,
+        reserve_space_2: Operand[TFloat32] | TensorValue,
+        reserve_space_3: Operand[TFloat32] | TensorValue,
+        *options: FusedBatchNormGrad.Options,
+        epsilon: float | None = None,
+        dataFormat: str | None = None,
+        isTraining: bool | None = None,
+    ) -> FusedBatchNormGrad[TF]:
+        """Gradient for batch normalization.
+
+        Args:
+            y_backprop: the gradient of ``y``, of the shape of ``x``.
+            x: the input of the batch normalization.
+            scale: the scale per channel.
+            reserve_space_1: the mean that normalized.
+            reserve_space_2: the variance that normalized.
+            reserve_space_3: FusedBatchNormV3's third reserve space (unused).
+            options: carries optional attribute values (``FusedBatchNormGrad.epsilon(...)``,
+                ``FusedBatchNormGrad.dataFormat(...)``, ``FusedBatchNormGrad.isTraining(...)``).
+            epsilon: a small float added to the variance of ``x`` (the same as the option).
+            dataFormat: the layout of ``x`` and ``y``: "NHWC" (channels last), "NCHW", "NDHWC" or
+                "NCDHW" (the same as the option).
+            isTraining: whether to normalize with the batch's own mean and variance (training) or
+                with the given ones (inference) (the same as the option).
+
+        Returns:
+            a new instance of FusedBatchNormGrad.
+        """
+        return FusedBatchNormGrad.create(
+            self._scope,
+            y_backprop,
+            x,
+            scale,
+            reserve_space_1,
+            reserve_space_2,
+            reserve_space_3,
+            *options,
+            epsilon=epsilon,
+            dataFormat=dataFormat,
+            isTraining=isTraining,
+        )
 
 
 @final

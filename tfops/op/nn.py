@@ -4,7 +4,7 @@
 
 Relu, Relu6, Elu, ReluGrad, Relu6Grad, EluGrad, BiasAdd, BiasAddGrad, LeakyRelu, LeakyReluGrad,
 Selu, SeluGrad, Softsign, SoftsignGrad, Softmax, LogSoftmax, SoftmaxCrossEntropyWithLogits,
-SparseSoftmaxCrossEntropyWithLogits, L2Loss.
+SparseSoftmaxCrossEntropyWithLogits, L2Loss, FusedBatchNorm, FusedBatchNormGrad.
 
 Each class wraps one operation type; ``create`` adds a new operation to a scope's graph.
 The examples assume ``import numpy as np``, ``from tfops import Graph, Ops, Session,
@@ -24,6 +24,7 @@ from tfops.operation import Operation
 from tfops.output import Operand, Output, PrimitiveOp
 from tfops.types import (
     TensorValue,
+    TFloat32,
     TIntegral,
 )
 
@@ -47,6 +48,8 @@ __all__ = [
     "SoftmaxCrossEntropyWithLogits",
     "SparseSoftmaxCrossEntropyWithLogits",
     "L2Loss",
+    "FusedBatchNorm",
+    "FusedBatchNormGrad",
 ]
 
 
@@ -1063,3 +1066,347 @@ class L2Loss(PrimitiveOp, Generic[TF_co]):
     def asOutput(self) -> Output[TF_co]:
         """Returns the symbolic handle of the tensor."""
         return self._output
+
+
+@final
+class FusedBatchNorm(PrimitiveOp, Generic[TF_co]):
+    """Batch normalization.
+
+    ``y = (x - mean) / sqrt(variance + epsilon) * scale + offset`` per channel. In
+    training (``is_training``) the mean and the variance are the batch's (over every
+    axis but the channels'); ``batch_mean`` and ``batch_variance`` are then the running
+    statistics to keep: ``(1 - exponential_avg_factor) * mean +
+    exponential_avg_factor * batch mean`` and the same of ``variance`` and the
+    unbiased batch variance (``n / (n - 1)`` times the biased one that normalizes).
+    With ``exponential_avg_factor == 1`` the inputs ``mean`` and ``variance`` are not
+    read and may be empty. In inference, ``mean`` and ``variance`` normalize and are
+    returned as ``batch_mean`` and ``batch_variance``. ``reserve_space_1`` and
+    ``reserve_space_2`` hold the mean and variance that normalized (what
+    FusedBatchNormGradV3 takes), ``reserve_space_3`` is an empty vector. Computed in
+    single precision for half precision ``x``. An empty ``x`` gives NaN batch
+    statistics and zero reserve spaces, as in TensorFlow. Differences: TensorFlow's
+    CPU kernel without oneDNN leaves the reserve spaces of inference unset and makes
+    ``reserve_space_3`` a scalar; tfops always gives what its oneDNN kernel (the
+    default) gives for single precision.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> x = tf.constant(np.array([1.0, 3.0], np.float32).reshape(2, 1, 1, 1))
+        >>> one, zero = tf.constant([1.0]), tf.constant([0.0])
+        >>> bn = tf.nn.fusedBatchNorm(x, one, zero, zero, one, epsilon=0.0)
+        >>> y, mean, variance = Session(g).runner().fetch(bn.y()).fetch(bn.batch_mean()).fetch(bn.batch_variance()).run()
+        >>> y.ravel().tolist(), mean.tolist(), variance.tolist()
+        ([-1.0, 1.0], [2.0], [2.0])
+    """
+
+    OP_NAME: Final = "FusedBatchNormV3"
+
+    __slots__ = (
+        "_y",
+        "_batch_mean",
+        "_batch_variance",
+        "_reserve_space_1",
+        "_reserve_space_2",
+        "_reserve_space_3",
+    )
+
+    @frozen
+    class Options:
+        """Optional attributes for :class:`FusedBatchNorm`."""
+
+        epsilon: float | None = None
+        exponentialAvgFactor: float | None = None
+        dataFormat: str | None = None
+        isTraining: bool | None = None
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._y = cast("Output[TF_co]", operation.output(0))
+        self._batch_mean = cast("Output[TFloat32]", operation.output(1))
+        self._batch_variance = cast("Output[TFloat32]", operation.output(2))
+        self._reserve_space_1 = cast("Output[TFloat32]", operation.output(3))
+        self._reserve_space_2 = cast("Output[TFloat32]", operation.output(4))
+        self._reserve_space_3 = cast("Output[TFloat32]", operation.output(5))
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        x: Operand[TF] | TensorValue,
+        scale: Operand[TFloat32] | TensorValue,
+        offset: Operand[TFloat32] | TensorValue,
+        mean: Operand[TFloat32] | TensorValue,
+        variance: Operand[TFloat32] | TensorValue,
+        *options: FusedBatchNorm.Options,
+        epsilon: float | None = None,
+        exponentialAvgFactor: float | None = None,
+        dataFormat: str | None = None,
+        isTraining: bool | None = None,
+    ) -> FusedBatchNorm[TF]:
+        """Factory method to create a class wrapping a new FusedBatchNormV3 operation.
+
+        Args:
+            scope: current scope.
+            x: a 4-D (5-D for NDHWC, NCDHW) tensor.
+            scale: a vector of one scale per channel.
+            offset: a vector of one offset per channel.
+            mean: the population mean per channel, for inference or for the running mean; may be
+                empty in training when exponential_avg_factor is 1.
+            variance: the population variance per channel, as ``mean``.
+            options: carries optional attribute values (``FusedBatchNorm.epsilon(...)``,
+                ``FusedBatchNorm.exponentialAvgFactor(...)``, ``FusedBatchNorm.dataFormat(...)``,
+                ``FusedBatchNorm.isTraining(...)``).
+            epsilon: a small float added to the variance of ``x`` (the same as the option).
+            exponentialAvgFactor: the weight of this batch in the running mean and variance (1: they
+                are the batch's) (the same as the option).
+            dataFormat: the layout of ``x`` and ``y``: "NHWC" (channels last), "NCHW", "NDHWC" or
+                "NCDHW" (the same as the option).
+            isTraining: whether to normalize with the batch's own mean and variance (training) or
+                with the given ones (inference) (the same as the option).
+
+        Returns:
+            a new instance of FusedBatchNorm.
+        """
+        operation = build(
+            scope,
+            "FusedBatchNormV3",
+            (x, scale, offset, mean, variance),
+            {
+                "epsilon": epsilon,
+                "exponential_avg_factor": exponentialAvgFactor,
+                "data_format": dataFormat,
+                "is_training": isTraining,
+            },
+            options,
+        )
+        return FusedBatchNorm(operation)
+
+    @staticmethod
+    def epsilon(epsilon: float) -> FusedBatchNorm.Options:
+        """Sets the ``epsilon`` option.
+
+        Args:
+            epsilon: a small float added to the variance of ``x``.
+
+        Returns:
+            this Options instance.
+        """
+        return FusedBatchNorm.Options(epsilon=epsilon)
+
+    @staticmethod
+    def exponentialAvgFactor(exponentialAvgFactor: float) -> FusedBatchNorm.Options:
+        """Sets the ``exponentialAvgFactor`` option.
+
+        Args:
+            exponentialAvgFactor: the weight of this batch in the running mean and variance (1: they
+                are the batch's).
+
+        Returns:
+            this Options instance.
+        """
+        return FusedBatchNorm.Options(exponentialAvgFactor=exponentialAvgFactor)
+
+    @staticmethod
+    def dataFormat(dataFormat: str) -> FusedBatchNorm.Options:
+        """Sets the ``dataFormat`` option.
+
+        Args:
+            dataFormat: the layout of ``x`` and ``y``: "NHWC" (channels last), "NCHW", "NDHWC" or
+                "NCDHW".
+
+        Returns:
+            this Options instance.
+        """
+        return FusedBatchNorm.Options(dataFormat=dataFormat)
+
+    @staticmethod
+    def isTraining(isTraining: bool) -> FusedBatchNorm.Options:
+        """Sets the ``isTraining`` option.
+
+        Args:
+            isTraining: whether to normalize with the batch's own mean and variance (training) or
+                with the given ones (inference).
+
+        Returns:
+            this Options instance.
+        """
+        return FusedBatchNorm.Options(isTraining=isTraining)
+
+    def y(self) -> Output[TF_co]:
+        """Returns the normalized ``x``, of its shape."""
+        return self._y
+
+    def batch_mean(self) -> Output[TFloat32]:
+        """Returns the running mean (training) or ``mean`` (inference)."""
+        return self._batch_mean
+
+    def batch_variance(self) -> Output[TFloat32]:
+        """Returns the running variance (training) or ``variance`` (inference)."""
+        return self._batch_variance
+
+    def reserve_space_1(self) -> Output[TFloat32]:
+        """Returns the mean that normalized, for the gradient."""
+        return self._reserve_space_1
+
+    def reserve_space_2(self) -> Output[TFloat32]:
+        """Returns the variance that normalized, for the gradient."""
+        return self._reserve_space_2
+
+    def reserve_space_3(self) -> Output[TFloat32]:
+        """Returns an empty vector."""
+        return self._reserve_space_3
+
+
+@final
+class FusedBatchNormGrad(PrimitiveOp, Generic[TF_co]):
+    """Gradient for batch normalization.
+
+    The gradients of FusedBatchNormV3's ``y`` with respect to ``x``, ``scale`` and
+    ``offset``, given ``y_backprop``, the gradient of ``y``. ``reserve_space_1`` and
+    ``reserve_space_2`` are the mean and variance that normalized: FusedBatchNormV3's
+    reserve spaces in training, the population mean and variance in inference.
+    ``reserve_space_3`` is not read. In training,
+    ``x_backprop = scale / sqrt(variance + epsilon) * (y_backprop - mean(y_backprop) -
+    (x - mean) * mean(y_backprop * (x - mean)) / (variance + epsilon))``; in inference
+    ``x_backprop = y_backprop * scale / sqrt(variance + epsilon)``. Both give
+    ``scale_backprop = sum(y_backprop * (x - mean) / sqrt(variance + epsilon))`` and
+    ``offset_backprop = sum(y_backprop)`` over every axis but the channels'. Unlike
+    TensorFlow's CPU kernel without oneDNN, inference takes every layout.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> x = tf.constant(np.array([1.0, 3.0], np.float32).reshape(2, 1, 1, 1))
+        >>> dy = tf.constant(np.array([1.0, 1.0], np.float32).reshape(2, 1, 1, 1))
+        >>> one, zero = tf.constant([1.0]), tf.constant([0.0])
+        >>> d = tf.nn.fusedBatchNormGrad(dy, x, one, zero, one, zero, epsilon=0.0, isTraining=False)
+        >>> dx, dscale, doffset = Session(g).runner().fetch(d.x_backprop()).fetch(d.scale_backprop()).fetch(d.offset_backprop()).run()
+        >>> dx.ravel().tolist(), dscale.tolist(), doffset.tolist()
+        ([1.0, 1.0], [4.0], [2.0])
+    """
+
+    OP_NAME: Final = "FusedBatchNormGradV3"
+
+    __slots__ = (
+        "_x_backprop",
+        "_scale_backprop",
+        "_offset_backprop",
+        "_reserve_space_4",
+        "_reserve_space_5",
+    )
+
+    @frozen
+    class Options:
+        """Optional attributes for :class:`FusedBatchNormGrad`."""
+
+        epsilon: float | None = None
+        dataFormat: str | None = None
+        isTraining: bool | None = None
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._x_backprop = cast("Output[TF_co]", operation.output(0))
+        self._scale_backprop = cast("Output[TFloat32]", operation.output(1))
+        self._offset_backprop = cast("Output[TFloat32]", operation.output(2))
+        self._reserve_space_4 = cast("Output[TFloat32]", operation.output(3))
+        self._reserve_space_5 = cast("Output[TFloat32]", operation.output(4))
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        y_backprop: Operand[TF] | TensorValue,
+        x: Operand[TF] | TensorValue,
+        scale: Operand[TFloat32] | TensorValue,
+        reserve_space_1: Operand[TFloat32] | TensorValue,
+        reserve_space_2: Operand[TFloat32] | TensorValue,
+        reserve_space_3: Operand[TFloat32] | TensorValue,
+        *options: FusedBatchNormGrad.Options,
+        epsilon: float | None = None,
+        dataFormat: str | None = None,
+        isTraining: bool | None = None,
+    ) -> FusedBatchNormGrad[TF]:
+        """Factory method to create a class wrapping a new FusedBatchNormGradV3 operation.
+
+        Args:
+            scope: current scope.
+            y_backprop: the gradient of ``y``, of the shape of ``x``.
+            x: the input of the batch normalization.
+            scale: the scale per channel.
+            reserve_space_1: the mean that normalized.
+            reserve_space_2: the variance that normalized.
+            reserve_space_3: FusedBatchNormV3's third reserve space (unused).
+            options: carries optional attribute values (``FusedBatchNormGrad.epsilon(...)``,
+                ``FusedBatchNormGrad.dataFormat(...)``, ``FusedBatchNormGrad.isTraining(...)``).
+            epsilon: a small float added to the variance of ``x`` (the same as the option).
+            dataFormat: the layout of ``x`` and ``y``: "NHWC" (channels last), "NCHW", "NDHWC" or
+                "NCDHW" (the same as the option).
+            isTraining: whether to normalize with the batch's own mean and variance (training) or
+                with the given ones (inference) (the same as the option).
+
+        Returns:
+            a new instance of FusedBatchNormGrad.
+        """
+        operation = build(
+            scope,
+            "FusedBatchNormGradV3",
+            (y_backprop, x, scale, reserve_space_1, reserve_space_2, reserve_space_3),
+            {"epsilon": epsilon, "data_format": dataFormat, "is_training": isTraining},
+            options,
+        )
+        return FusedBatchNormGrad(operation)
+
+    @staticmethod
+    def epsilon(epsilon: float) -> FusedBatchNormGrad.Options:
+        """Sets the ``epsilon`` option.
+
+        Args:
+            epsilon: a small float added to the variance of ``x``.
+
+        Returns:
+            this Options instance.
+        """
+        return FusedBatchNormGrad.Options(epsilon=epsilon)
+
+    @staticmethod
+    def dataFormat(dataFormat: str) -> FusedBatchNormGrad.Options:
+        """Sets the ``dataFormat`` option.
+
+        Args:
+            dataFormat: the layout of ``x`` and ``y``: "NHWC" (channels last), "NCHW", "NDHWC" or
+                "NCDHW".
+
+        Returns:
+            this Options instance.
+        """
+        return FusedBatchNormGrad.Options(dataFormat=dataFormat)
+
+    @staticmethod
+    def isTraining(isTraining: bool) -> FusedBatchNormGrad.Options:
+        """Sets the ``isTraining`` option.
+
+        Args:
+            isTraining: whether to normalize with the batch's own mean and variance (training) or
+                with the given ones (inference).
+
+        Returns:
+            this Options instance.
+        """
+        return FusedBatchNormGrad.Options(isTraining=isTraining)
+
+    def x_backprop(self) -> Output[TF_co]:
+        """Returns the gradient of ``x``."""
+        return self._x_backprop
+
+    def scale_backprop(self) -> Output[TFloat32]:
+        """Returns the gradient of ``scale``."""
+        return self._scale_backprop
+
+    def offset_backprop(self) -> Output[TFloat32]:
+        """Returns the gradient of ``offset``."""
+        return self._offset_backprop
+
+    def reserve_space_4(self) -> Output[TFloat32]:
+        """Returns an empty vector."""
+        return self._reserve_space_4
+
+    def reserve_space_5(self) -> Output[TFloat32]:
+        """Returns an empty vector."""
+        return self._reserve_space_5
