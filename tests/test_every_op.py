@@ -133,6 +133,9 @@ SAMPLES: dict[str, Callable[[Any], Any]] = {
     "FusedBatchNormGradV3": lambda tf: tf.nn.fusedBatchNormGrad(
         c(tf, [[[[1.0, 2.0]]], [[[3.0, 5.0]]]]), c(tf, [[[[1.0, 2.0]]], [[[3.0, 5.0]]]]),
         c(tf, F), c(tf, F), c(tf, F), c(tf, F)),
+    "LRN": lambda tf: tf.nn.localResponseNormalization(c(tf, [[[[1.0, 2.0]]]])),
+    "LRNGrad": lambda tf: tf.nn.localResponseNormalizationGrad(
+        c(tf, [[[[1.0, 2.0]]]]), c(tf, [[[[1.0, 2.0]]]]), c(tf, [[[[0.5, 0.6]]]])),
     #
     # arrays: split, scatter, segments, matrices, random, assert
     #

@@ -115,6 +115,8 @@ from tfops.op.nn import (
     L2Loss,
     LeakyRelu,
     LeakyReluGrad,
+    LocalResponseNormalization,
+    LocalResponseNormalizationGrad,
     LogSoftmax,
     Relu,
     Relu6,
@@ -1279,6 +1281,79 @@ class NnOps:
             epsilon=epsilon,
             dataFormat=dataFormat,
             isTraining=isTraining,
+        )
+
+    def localResponseNormalization(
+        self,
+        input: Operand[TF] | TensorValue,
+        *options: LocalResponseNormalization.Options,
+        depthRadius: int | None = None,
+        bias: float | None = None,
+        alpha: float | None = None,
+        beta: float | None = None,
+    ) -> LocalResponseNormalization[TF]:
+        """Local Response Normalization.
+
+        Args:
+            input: a 4-D tensor, channels last.
+            options: carries optional attribute values
+                (``LocalResponseNormalization.depthRadius(...)``,
+                ``LocalResponseNormalization.bias(...)``, ``LocalResponseNormalization.alpha(...)``,
+                ``LocalResponseNormalization.beta(...)``).
+            depthRadius: the half-width of the window over the channels (>= 0) (the same as the
+                option).
+            bias: an offset, usually positive to avoid dividing by 0 (the same as the option).
+            alpha: a scale factor, usually positive (the same as the option).
+            beta: an exponent (the same as the option).
+
+        Returns:
+            a new instance of LocalResponseNormalization.
+        """
+        return LocalResponseNormalization.create(
+            self._scope, input, *options, depthRadius=depthRadius, bias=bias, alpha=alpha, beta=beta
+        )
+
+    def localResponseNormalizationGrad(
+        self,
+        input_grads: Operand[TF] | TensorValue,
+        input_image: Operand[TF] | TensorValue,
+        output_image: Operand[TF] | TensorValue,
+        *options: LocalResponseNormalizationGrad.Options,
+        depthRadius: int | None = None,
+        bias: float | None = None,
+        alpha: float | None = None,
+        beta: float | None = None,
+    ) -> LocalResponseNormalizationGrad[TF]:
+        """Gradients for Local Response Normalization.
+
+        Args:
+            input_grads: the gradient of LRN's output, 4-D.
+            input_image: LRN's input.
+            output_image: LRN's output.
+            options: carries optional attribute values
+                (``LocalResponseNormalizationGrad.depthRadius(...)``,
+                ``LocalResponseNormalizationGrad.bias(...)``,
+                ``LocalResponseNormalizationGrad.alpha(...)``,
+                ``LocalResponseNormalizationGrad.beta(...)``).
+            depthRadius: the half-width of the window over the channels (>= 0) (the same as the
+                option).
+            bias: an offset, usually positive to avoid dividing by 0 (the same as the option).
+            alpha: a scale factor, usually positive (the same as the option).
+            beta: an exponent (the same as the option).
+
+        Returns:
+            a new instance of LocalResponseNormalizationGrad.
+        """
+        return LocalResponseNormalizationGrad.create(
+            self._scope,
+            input_grads,
+            input_image,
+            output_image,
+            *options,
+            depthRadius=depthRadius,
+            bias=bias,
+            alpha=alpha,
+            beta=beta,
         )
 
 

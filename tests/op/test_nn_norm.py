@@ -427,3 +427,156 @@ def test_batchNormFedShapesAreCheckedAtRunTime(tf: Ops, run: Any) -> None:
         run(bn.y(), feeds={x: np.ones((2, 3, 1), np.float32), v: np.ones(1, np.float32)})
     assert "x must be 4-dimensional in the NHWC layout, got shape [2, 3, 1]" in str(info.value)
     assert f"of type FusedBatchNormV3, {HERE}" in str(info.value)
+
+
+# -- LRN -----------------------------------------------------------------------------------
+LRN_OPTIONS = {"depth_radius": "depthRadius", "bias": "bias", "alpha": "alpha", "beta": "beta"}
+
+
+def lrnReference(x: Any, radius: int, bias: float, alpha: float, beta: float) -> Any:
+    depth = x.shape[-1]
+    sqrSum = np.zeros_like(x)
+    for d in range(depth):
+        sqrSum[..., d] = np.sum(np.square(x[..., max(0, d - radius):d + radius + 1]), axis=-1)
+    f32 = [np.float64(np.float32(v)) for v in (bias, alpha, beta)]
+    return x / (f32[0] + f32[1] * sqrSum) ** f32[2]
+
+
+@pytest.mark.parametrize(
+    ("shape", "expected"),
+    [(Shape.of(2, 3, 4, 5), Shape.of(2, 3, 4, 5)), (Shape.of(-1, 3, -1, 5), Shape.of(-1, 3, -1, 5)),
+     (Shape.unknown(), Shape.unknown())],
+    ids=str,
+)
+def test_lrnShapes(tf: Ops, shape: Shape, expected: Shape) -> None:
+    for dtype in (TFloat16, TFloat32):
+        x = placeholder(tf, dtype, shape)
+        y = tf.nn.localResponseNormalization(x)
+        assert y.asOutput().shape() == expected
+        assert y.asOutput().dataType() is dtype
+        d = tf.nn.localResponseNormalizationGrad(y, x, y)
+        assert d.asOutput().shape() == expected
+        assert d.asOutput().dataType() is dtype
+
+
+def test_lrnGradShapeIsWhatAnyInputKnows(tf: Ops) -> None:
+    d = tf.nn.localResponseNormalizationGrad(placeholder(tf, TFloat32, (-1, 3, 4, -1)),
+                                             placeholder(tf, TFloat32, (2, -1, 4, -1)),
+                                             placeholder(tf, TFloat32, None))
+    assert d.asOutput().shape() == Shape.of(2, 3, 4, -1)
+
+
+def test_lrnOptionsAndDefaults(tf: Ops) -> None:
+    x = placeholder(tf, TFloat32, (1, 1, 1, 3))
+    op = tf.nn.localResponseNormalization(x).op()
+    assert (op.attr("depth_radius"), op.attr("bias"), op.attr("alpha"), op.attr("beta")) == (
+        5, 1.0, 1.0, 0.5)
+    op = tf.nn.localResponseNormalization(x, depthRadius=2, bias=0.5, alpha=3.0,
+                                          beta=0.75).op()
+    assert (op.attr("depth_radius"), op.attr("bias"), op.attr("alpha"), op.attr("beta")) == (
+        2, 0.5, 3.0, 0.75)
+
+
+@pytest.mark.parametrize("case", cases("lrn"))
+def test_lrnIsTensorFlows(tf: Ops, run: Any, case: str) -> None:
+    """The output, and the gradient of sum(output * w) through LRNGrad. Half precision is
+    computed in single precision and rounded once (TensorFlow's half kernel rounds along the
+    way: they differ by about one half precision step)."""
+    p, attrs = fixture("lrn", case)
+    x = tf.constant(p("x"))
+    y = tf.nn.localResponseNormalization(x, **{LRN_OPTIONS[k]: v for k, v in attrs.items()})
+    loss = tf.sum(tf.math.mul(tf.dtypes.cast(y, TFloat32),
+                              tf.constant(p("w").astype(np.float32))), [0, 1, 2, 3])
+    dx = tf.gradients(loss, [x]).dy(0)
+    assert dx is not None and dx.op().type() == "LRNGrad"
+    got, gotDx = run(y, dx)
+    close(got, p("y"))
+    close(gotDx, p("dx"))
+
+
+@pytest.mark.parametrize(
+    ("radius", "bias", "alpha", "beta"),
+    [(5, 1.0, 1.0, 0.5), (1, 2.0, 0.3, 0.75), (0, 0.5, 1.5, 1.0), (9, 1.0, 0.1, 0.3)],
+    ids=str,
+)
+def test_lrnMatchesFloat64Reference(
+    tf: Ops, run: Any, radius: int, bias: float, alpha: float, beta: float
+) -> None:
+    x = np.random.default_rng(7).normal(size=(2, 2, 3, 6))
+    y = tf.nn.localResponseNormalization(tf.constant(x.astype(np.float32)), depthRadius=radius,
+                                         bias=bias, alpha=alpha, beta=beta)
+    assertNear(run(y), lrnReference(x, radius, bias, alpha, beta), 1e-6)
+
+
+@pytest.mark.parametrize(
+    ("radius", "bias", "alpha", "beta"),
+    [(5, 1.0, 1.0, 0.5), (1, 2.0, 0.3, 0.75), (0, 0.5, 1.5, 1.0)],
+    ids=str,
+)
+def test_lrnGradientMatchesFiniteDifferences(
+    tf: Ops, run: Any, radius: int, bias: float, alpha: float, beta: float
+) -> None:
+    rng = np.random.default_rng(8)
+    x, w = rng.normal(size=(1, 2, 2, 5)), rng.normal(size=(1, 2, 2, 5))
+    (expected,) = numericalGradients(
+        lambda x: float(np.sum(lrnReference(x, radius, bias, alpha, beta) * w)), [x])
+    xt = tf.constant(x.astype(np.float32))
+    y = tf.nn.localResponseNormalization(xt, depthRadius=radius, bias=bias, alpha=alpha,
+                                         beta=beta)
+    dx = tf.gradients(tf.sum(tf.math.mul(y, tf.constant(w.astype(np.float32))), [0, 1, 2, 3]),
+                      [xt]).dy(0)
+    assert dx is not None
+    assertNear(run(dx), expected)
+
+
+def test_lrnGradIsNotDifferentiable(tf: Ops) -> None:
+    """TensorFlow registers no gradient for LRNGrad: nothing flows through it here."""
+    x = placeholder(tf, TFloat32, (1, 1, 1, 3))
+    y = tf.nn.localResponseNormalization(x)
+    d = tf.nn.localResponseNormalizationGrad(tf.onesLike(y), x, y)
+    assert tf.gradients(d, [x]).dy(0) is None
+
+
+def test_lrnOfAnEmptyTensor(tf: Ops, run: Any) -> None:
+    x = tf.constant(np.zeros((0, 2, 2, 3), np.float32))
+    y = tf.nn.localResponseNormalization(x)
+    got, d = run(y, tf.nn.localResponseNormalizationGrad(x, x, y))
+    assert got.shape == d.shape == (0, 2, 2, 3)
+
+
+@pytest.mark.parametrize(
+    ("name", "inputs", "options", "error", "fragment"),
+    [
+        ("LRN", [p32((2, 3))], {}, ValueError, "input must be 4-dimensional, got shape [2, 3]"),
+        ("LRN", [p32((1, 2, 2, 3))], {"depthRadius": -1}, ValueError,
+         "depth_radius must be in [0, 2**31), got -1"),
+        ("LRN", [typed(TFloat64, (1, 2, 2, 3))], {}, TypeError,
+         "data type float64 is not allowed"),
+        ("LRNGrad", [p32((1, 2, 2, 3)), p32((1, 2, 2, 3)), p32((2, 3))], {}, ValueError,
+         "output_image must be 4-dimensional, got shape [2, 3]"),
+        ("LRNGrad", [p32((1, 2, 2, 3)), p32((1, 2, 2, 3)), p32((1, 2, 2, 4))], {}, ValueError,
+         "input_grads, input_image and output_image must have the same shape, got [1, 2, 2, 3], "
+         "[1, 2, 2, 3], [1, 2, 2, 4]"),
+        ("LRNGrad", [p32((1, 2, 2, 3)), p32((1, 2, 2, 3)), typed(TFloat16, (1, 2, 2, 3))], {},
+         TypeError, "input 'output_image' has data type float16"),
+    ],
+)
+def test_lrnRejects(
+    graph: Graph, tf: Ops, name: str, inputs: Any, options: Any, error: type[Exception],
+    fragment: str,
+) -> None:
+    operands = [make(tf) for make in inputs]
+    method = (tf.nn.localResponseNormalization if name == "LRN" else
+              tf.nn.localResponseNormalizationGrad)
+    assertRejected(graph, lambda: method(*operands, **options), error,
+                   f"{name} '{name}' ({HERE}", fragment)
+
+
+def test_lrnFedShapesAreCheckedAtRunTime(tf: Ops, run: Any) -> None:
+    x = tf.placeholder(TFloat32)
+    y = tf.nn.localResponseNormalization(x)
+    with pytest.raises(InvalidArgumentError) as info:
+        run(y, feeds={x: np.ones((2, 3), np.float32)})
+    assert info.value.op == y.op()
+    assert "input must be 4-dimensional, got shape [2, 3]" in str(info.value)
+    assert f"of type LRN, {HERE}" in str(info.value)

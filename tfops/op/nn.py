@@ -4,7 +4,8 @@
 
 Relu, Relu6, Elu, ReluGrad, Relu6Grad, EluGrad, BiasAdd, BiasAddGrad, LeakyRelu, LeakyReluGrad,
 Selu, SeluGrad, Softsign, SoftsignGrad, Softmax, LogSoftmax, SoftmaxCrossEntropyWithLogits,
-SparseSoftmaxCrossEntropyWithLogits, L2Loss, FusedBatchNorm, FusedBatchNormGrad.
+SparseSoftmaxCrossEntropyWithLogits, L2Loss, FusedBatchNorm, FusedBatchNormGrad,
+LocalResponseNormalization, LocalResponseNormalizationGrad.
 
 Each class wraps one operation type; ``create`` adds a new operation to a scope's graph.
 The examples assume ``import numpy as np``, ``from tfops import Graph, Ops, Session,
@@ -50,6 +51,8 @@ __all__ = [
     "L2Loss",
     "FusedBatchNorm",
     "FusedBatchNormGrad",
+    "LocalResponseNormalization",
+    "LocalResponseNormalizationGrad",
 ]
 
 
@@ -1094,7 +1097,8 @@ class FusedBatchNorm(PrimitiveOp, Generic[TF_co]):
         >>> x = tf.constant(np.array([1.0, 3.0], np.float32).reshape(2, 1, 1, 1))
         >>> one, zero = tf.constant([1.0]), tf.constant([0.0])
         >>> bn = tf.nn.fusedBatchNorm(x, one, zero, zero, one, epsilon=0.0)
-        >>> y, mean, variance = Session(g).runner().fetch(bn.y()).fetch(bn.batch_mean()).fetch(bn.batch_variance()).run()
+        >>> runner = Session(g).runner().fetch(bn.y()).fetch(bn.batch_mean())
+        >>> y, mean, variance = runner.fetch(bn.batch_variance()).run()
         >>> y.ravel().tolist(), mean.tolist(), variance.tolist()
         ([-1.0, 1.0], [2.0], [2.0])
     """
@@ -1278,7 +1282,8 @@ class FusedBatchNormGrad(PrimitiveOp, Generic[TF_co]):
         >>> dy = tf.constant(np.array([1.0, 1.0], np.float32).reshape(2, 1, 1, 1))
         >>> one, zero = tf.constant([1.0]), tf.constant([0.0])
         >>> d = tf.nn.fusedBatchNormGrad(dy, x, one, zero, one, zero, epsilon=0.0, isTraining=False)
-        >>> dx, dscale, doffset = Session(g).runner().fetch(d.x_backprop()).fetch(d.scale_backprop()).fetch(d.offset_backprop()).run()
+        >>> runner = Session(g).runner().fetch(d.x_backprop())
+        >>> dx, dscale, doffset = runner.fetch(d.scale_backprop()).fetch(d.offset_backprop()).run()
         >>> dx.ravel().tolist(), dscale.tolist(), doffset.tolist()
         ([1.0, 1.0], [4.0], [2.0])
     """
@@ -1410,3 +1415,273 @@ class FusedBatchNormGrad(PrimitiveOp, Generic[TF_co]):
     def reserve_space_5(self) -> Output[TFloat32]:
         """Returns an empty vector."""
         return self._reserve_space_5
+
+
+@final
+class LocalResponseNormalization(PrimitiveOp, Generic[TF_co]):
+    """Local Response Normalization.
+
+    The 4-D ``input`` is a 3-D array of vectors along its last dimension (the
+    channels), each normalized independently: within a vector, each component is
+    divided by the weighted, squared sum of the inputs within ``depth_radius``:
+    ``sqr_sum[a, b, c, d] = sum(input[a, b, c, d - depth_radius : d + depth_radius +
+    1] ** 2)`` and ``output = input / (bias + alpha * sqr_sum) ** beta`` (Krizhevsky
+    et al., ImageNet classification with deep convolutional neural networks, NIPS
+    2012). Its gradient is LRNGrad. Unlike TensorFlow, which rejects a negative
+    ``depth_radius`` when the op runs, tfops rejects it when the op is created.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> x = tf.constant(np.array([3.0, 4.0], np.float32).reshape(1, 1, 1, 2))
+        >>> y = tf.nn.localResponseNormalization(x, depthRadius=1, bias=0.0)
+        >>> Session(g).runner().fetch(y).run()[0].ravel().tolist()
+        [0.6000000238418579, 0.800000011920929]
+    """
+
+    OP_NAME: Final = "LRN"
+
+    __slots__ = ("_output",)
+
+    @frozen
+    class Options:
+        """Optional attributes for :class:`LocalResponseNormalization`."""
+
+        depthRadius: int | None = None
+        bias: float | None = None
+        alpha: float | None = None
+        beta: float | None = None
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._output = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        input: Operand[TF] | TensorValue,
+        *options: LocalResponseNormalization.Options,
+        depthRadius: int | None = None,
+        bias: float | None = None,
+        alpha: float | None = None,
+        beta: float | None = None,
+    ) -> LocalResponseNormalization[TF]:
+        """Factory method to create a class wrapping a new LRN operation.
+
+        Args:
+            scope: current scope.
+            input: a 4-D tensor, channels last.
+            options: carries optional attribute values
+                (``LocalResponseNormalization.depthRadius(...)``,
+                ``LocalResponseNormalization.bias(...)``, ``LocalResponseNormalization.alpha(...)``,
+                ``LocalResponseNormalization.beta(...)``).
+            depthRadius: the half-width of the window over the channels (>= 0) (the same as the
+                option).
+            bias: an offset, usually positive to avoid dividing by 0 (the same as the option).
+            alpha: a scale factor, usually positive (the same as the option).
+            beta: an exponent (the same as the option).
+
+        Returns:
+            a new instance of LocalResponseNormalization.
+        """
+        operation = build(
+            scope,
+            "LRN",
+            (input,),
+            {"depth_radius": depthRadius, "bias": bias, "alpha": alpha, "beta": beta},
+            options,
+        )
+        return LocalResponseNormalization(operation)
+
+    @staticmethod
+    def depthRadius(depthRadius: int) -> LocalResponseNormalization.Options:
+        """Sets the ``depthRadius`` option.
+
+        Args:
+            depthRadius: the half-width of the window over the channels (>= 0).
+
+        Returns:
+            this Options instance.
+        """
+        return LocalResponseNormalization.Options(depthRadius=depthRadius)
+
+    @staticmethod
+    def bias(bias: float) -> LocalResponseNormalization.Options:
+        """Sets the ``bias`` option.
+
+        Args:
+            bias: an offset, usually positive to avoid dividing by 0.
+
+        Returns:
+            this Options instance.
+        """
+        return LocalResponseNormalization.Options(bias=bias)
+
+    @staticmethod
+    def alpha(alpha: float) -> LocalResponseNormalization.Options:
+        """Sets the ``alpha`` option.
+
+        Args:
+            alpha: a scale factor, usually positive.
+
+        Returns:
+            this Options instance.
+        """
+        return LocalResponseNormalization.Options(alpha=alpha)
+
+    @staticmethod
+    def beta(beta: float) -> LocalResponseNormalization.Options:
+        """Sets the ``beta`` option.
+
+        Args:
+            beta: an exponent.
+
+        Returns:
+            this Options instance.
+        """
+        return LocalResponseNormalization.Options(beta=beta)
+
+    def output(self) -> Output[TF_co]:
+        """Returns the normalized ``input``, of its shape."""
+        return self._output
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._output
+
+
+@final
+class LocalResponseNormalizationGrad(PrimitiveOp, Generic[TF_co]):
+    """Gradients for Local Response Normalization.
+
+    The gradient of LRN with respect to its input, given ``input_grads``, the gradient
+    of its output: with ``norm = bias + alpha * sqr_sum`` as in LRN,
+    ``output[k] = input_grads[k] * norm[k] ** -beta - 2 * alpha * beta *
+    input_image[k] * sum(input_grads[j] * output_image[j] / norm[j])`` over the
+    channels ``j`` within ``depth_radius`` of ``k``. TensorFlow registers no gradient
+    for this op (differentiating it raises there); tfops marks it not differentiable,
+    so a second derivative through it is zero rather than an error.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> x = tf.constant(np.array([3.0, 4.0], np.float32).reshape(1, 1, 1, 2))
+        >>> attrs = dict(depthRadius=0, bias=0.0, beta=1.0)
+        >>> y = tf.nn.localResponseNormalization(x, **attrs)
+        >>> d = tf.nn.localResponseNormalizationGrad(tf.onesLike(x), x, y, **attrs)
+        >>> [round(v, 4) for v in Session(g).runner().fetch(d).run()[0].ravel().tolist()]
+        [-0.1111, -0.0625]
+    """
+
+    OP_NAME: Final = "LRNGrad"
+
+    __slots__ = ("_output",)
+
+    @frozen
+    class Options:
+        """Optional attributes for :class:`LocalResponseNormalizationGrad`."""
+
+        depthRadius: int | None = None
+        bias: float | None = None
+        alpha: float | None = None
+        beta: float | None = None
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._output = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        input_grads: Operand[TF] | TensorValue,
+        input_image: Operand[TF] | TensorValue,
+        output_image: Operand[TF] | TensorValue,
+        *options: LocalResponseNormalizationGrad.Options,
+        depthRadius: int | None = None,
+        bias: float | None = None,
+        alpha: float | None = None,
+        beta: float | None = None,
+    ) -> LocalResponseNormalizationGrad[TF]:
+        """Factory method to create a class wrapping a new LRNGrad operation.
+
+        Args:
+            scope: current scope.
+            input_grads: the gradient of LRN's output, 4-D.
+            input_image: LRN's input.
+            output_image: LRN's output.
+            options: carries optional attribute values
+                (``LocalResponseNormalizationGrad.depthRadius(...)``,
+                ``LocalResponseNormalizationGrad.bias(...)``,
+                ``LocalResponseNormalizationGrad.alpha(...)``,
+                ``LocalResponseNormalizationGrad.beta(...)``).
+            depthRadius: the half-width of the window over the channels (>= 0) (the same as the
+                option).
+            bias: an offset, usually positive to avoid dividing by 0 (the same as the option).
+            alpha: a scale factor, usually positive (the same as the option).
+            beta: an exponent (the same as the option).
+
+        Returns:
+            a new instance of LocalResponseNormalizationGrad.
+        """
+        operation = build(
+            scope,
+            "LRNGrad",
+            (input_grads, input_image, output_image),
+            {"depth_radius": depthRadius, "bias": bias, "alpha": alpha, "beta": beta},
+            options,
+        )
+        return LocalResponseNormalizationGrad(operation)
+
+    @staticmethod
+    def depthRadius(depthRadius: int) -> LocalResponseNormalizationGrad.Options:
+        """Sets the ``depthRadius`` option.
+
+        Args:
+            depthRadius: the half-width of the window over the channels (>= 0).
+
+        Returns:
+            this Options instance.
+        """
+        return LocalResponseNormalizationGrad.Options(depthRadius=depthRadius)
+
+    @staticmethod
+    def bias(bias: float) -> LocalResponseNormalizationGrad.Options:
+        """Sets the ``bias`` option.
+
+        Args:
+            bias: an offset, usually positive to avoid dividing by 0.
+
+        Returns:
+            this Options instance.
+        """
+        return LocalResponseNormalizationGrad.Options(bias=bias)
+
+    @staticmethod
+    def alpha(alpha: float) -> LocalResponseNormalizationGrad.Options:
+        """Sets the ``alpha`` option.
+
+        Args:
+            alpha: a scale factor, usually positive.
+
+        Returns:
+            this Options instance.
+        """
+        return LocalResponseNormalizationGrad.Options(alpha=alpha)
+
+    @staticmethod
+    def beta(beta: float) -> LocalResponseNormalizationGrad.Options:
+        """Sets the ``beta`` option.
+
+        Args:
+            beta: an exponent.
+
+        Returns:
+            this Options instance.
+        """
+        return LocalResponseNormalizationGrad.Options(beta=beta)
+
+    def output(self) -> Output[TF_co]:
+        """Returns the gradient of LRN's input."""
+        return self._output
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._output

@@ -129,3 +129,64 @@ def _fusedBatchNormGrad(site: KernelSite) -> Kernel:
         return dx.astype(x.dtype), dScale, dOffset, empty, np.zeros(0, F32)
 
     return run
+
+
+# -- local response normalization ----------------------------------------------------------
+def _windowSum(a: Array, radius: int) -> Array:
+    """The sum of ``a`` over the channels within ``radius`` of each (the last axis)."""
+    depth = a.shape[-1]
+    r = min(radius, max(depth - 1, 0))
+    padded = np.pad(a, [(0, 0)] * (a.ndim - 1) + [(r, r)])
+    total: Array = np.zeros_like(a)
+    for tap in range(2 * r + 1):  # one slice per tap of the window
+        total += padded[..., tap:tap + depth]
+    return total
+
+
+def _lrnAttrs(site: KernelSite) -> tuple[int, Array, Array, Array]:
+    return (int(site.attr("depth_radius")), F32(site.attr("bias")), F32(site.attr("alpha")),
+            F32(site.attr("beta")))
+
+
+def _check4d(*arrays: tuple[str, Array]) -> None:
+    for name, a in arrays:
+        if a.ndim != 4:
+            raise InvalidArgumentError(None, f"{name} must be 4-dimensional, got shape "
+                                             f"{list(a.shape)}")
+
+
+@registerKernel("LRN", fresh=True)
+def _lrn(site: KernelSite) -> Kernel:
+    radius, bias, alpha, beta = _lrnAttrs(site)
+
+    def run(x: Array) -> Array:
+        _check4d(("input", x))
+        xf = x.astype(F32)  # half precision computes in single precision
+        norm = bias + alpha * _windowSum(np.square(xf), radius)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            result: Array = (xf * np.power(norm, -beta)).astype(x.dtype)
+        return result
+
+    return run
+
+
+@registerKernel("LRNGrad", fresh=True)
+def _lrnGrad(site: KernelSite) -> Kernel:
+    radius, bias, alpha, beta = _lrnAttrs(site)
+
+    def run(grads: Array, x: Array, y: Array) -> Array:
+        _check4d(("input_grads", grads), ("input_image", x), ("output_image", y))
+        if not grads.shape == x.shape == y.shape:
+            raise InvalidArgumentError(
+                None, "input_grads, input_image and output_image must have the same shape, "
+                f"got {list(grads.shape)}, {list(x.shape)} and {list(y.shape)}"
+            )
+        gf, xf, yf = grads.astype(F32), x.astype(F32), y.astype(F32)
+        norm = bias + alpha * _windowSum(np.square(xf), radius)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            spread = _windowSum(gf * yf / norm, radius)
+            result: Array = (gf * np.power(norm, -beta)
+                             - F32(2) * alpha * beta * xf * spread).astype(x.dtype)
+        return result
+
+    return run

@@ -121,3 +121,51 @@ def _fusedBatchNormGrad(
     else:
         dx = dyf * coef
     return dx.astype(x.dtype), dScale, dOffset, empty, empty
+
+
+# -- local response normalization ----------------------------------------------------------
+def _windowSum(a: Any, radius: int) -> Any:
+    """The sum of ``a`` over the channels within ``radius`` of each (the last axis)."""
+    depth = a.shape[-1]
+    r = min(radius, max(depth - 1, 0))
+    padded = jnp.pad(a, [(0, 0)] * (a.ndim - 1) + [(r, r)])
+    total = jnp.zeros_like(a)
+    for tap in range(2 * r + 1):  # one slice per tap of the window
+        total = total + padded[..., tap:tap + depth]
+    return total
+
+
+def _lrnAttrs(site: LoweringSite) -> tuple[int, Any, Any, Any]:
+    return (int(site.attr("depth_radius")), _f32(site.attr("bias")), _f32(site.attr("alpha")),
+            _f32(site.attr("beta")))
+
+
+def _check4d(*arrays: tuple[str, Any]) -> None:
+    for name, a in arrays:
+        if a.ndim != 4:
+            raise InvalidArgumentError(None, f"{name} must be 4-dimensional, got shape "
+                                             f"{list(a.shape)}")
+
+
+@registerLowering("LRN")
+def _lrn(site: LoweringSite, x: Any) -> Any:
+    radius, bias, alpha, beta = _lrnAttrs(site)
+    _check4d(("input", x))
+    xf = x.astype(F32)  # half precision computes in single precision
+    norm = bias + alpha * _windowSum(jnp.square(xf), radius)
+    return (xf * jnp.power(norm, -beta)).astype(x.dtype)
+
+
+@registerLowering("LRNGrad")
+def _lrnGrad(site: LoweringSite, grads: Any, x: Any, y: Any) -> Any:
+    radius, bias, alpha, beta = _lrnAttrs(site)
+    _check4d(("input_grads", grads), ("input_image", x), ("output_image", y))
+    if not grads.shape == x.shape == y.shape:
+        raise InvalidArgumentError(
+            None, "input_grads, input_image and output_image must have the same shape, "
+            f"got {list(grads.shape)}, {list(x.shape)} and {list(y.shape)}"
+        )
+    gf, xf, yf = grads.astype(F32), x.astype(F32), y.astype(F32)
+    norm = bias + alpha * _windowSum(jnp.square(xf), radius)
+    spread = _windowSum(gf * yf / norm, radius)
+    return (gf * jnp.power(norm, -beta) - _f32(2) * alpha * beta * xf * spread).astype(x.dtype)
