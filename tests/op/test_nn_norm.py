@@ -217,7 +217,9 @@ def test_batchNormGradIsTensorFlows(tf: Ops, run: Any, case: str) -> None:
     ins = [tf.constant(p(n)) for n in ("dy", "x", "scale", "mean", "variance")]
     d = tf.nn.fusedBatchNormGrad(*ins, tf.constant(np.zeros(0, np.float32)),
                                  **{BN_OPTIONS[k]: v for k, v in attrs.items()})
-    loss = tf.math.add(tf.sum(tf.math.mul(d.x_backprop(), tf.constant(p("a"))), allAxes(p("a"))),
+    dx32 = tf.dtypes.cast(d.x_backprop(), TFloat32)
+    loss = tf.math.add(tf.sum(tf.math.mul(dx32, tf.constant(p("a").astype(np.float32))),
+                              allAxes(p("a"))),
                        tf.sum(tf.math.mul(d.scale_backprop(), tf.constant(p("b"))), [0]))
     ddy, dx, dscale, dmean, dvariance = tf.gradients(loss, ins).dy()
     assert dmean is None and dvariance is None
