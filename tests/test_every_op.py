@@ -127,6 +127,15 @@ SAMPLES: dict[str, Callable[[Any], Any]] = {
         initialized(tf), initialized(tf), initialized(tf), c(tf, 0.9), c(tf, 0.999), c(tf, 0.1),
         c(tf, 0.9), c(tf, 0.999), c(tf, 1e-8), c(tf, F)),
     # nn: convolution, pooling, normalization, activations, top-k
+    # nnrest: batch and local response normalization ([2, 1, 1, 2] images, NHWC)
+    "FusedBatchNormV3": lambda tf: tf.nn.fusedBatchNorm(
+        c(tf, [[[[1.0, 2.0]]], [[[3.0, 5.0]]]]), c(tf, F), c(tf, F), c(tf, F), c(tf, F)),
+    "FusedBatchNormGradV3": lambda tf: tf.nn.fusedBatchNormGrad(
+        c(tf, [[[[1.0, 2.0]]], [[[3.0, 5.0]]]]), c(tf, [[[[1.0, 2.0]]], [[[3.0, 5.0]]]]),
+        c(tf, F), c(tf, F), c(tf, F), c(tf, F)),
+    "LRN": lambda tf: tf.nn.localResponseNormalization(c(tf, [[[[1.0, 2.0]]]])),
+    "LRNGrad": lambda tf: tf.nn.localResponseNormalizationGrad(
+        c(tf, [[[[1.0, 2.0]]]]), c(tf, [[[[1.0, 2.0]]]]), c(tf, [[[[0.5, 0.6]]]])),
     #
     # arrays: split, scatter, segments, matrices, random, assert
     #

@@ -110,14 +110,24 @@ from tfops.op.nn import (
     BiasAddGrad,
     Elu,
     EluGrad,
+    FusedBatchNorm,
+    FusedBatchNormGrad,
     L2Loss,
+    LeakyRelu,
+    LeakyReluGrad,
+    LocalResponseNormalization,
+    LocalResponseNormalizationGrad,
     LogSoftmax,
     Relu,
     Relu6,
     Relu6Grad,
     ReluGrad,
+    Selu,
+    SeluGrad,
     Softmax,
     SoftmaxCrossEntropyWithLogits,
+    Softsign,
+    SoftsignGrad,
     SparseSoftmaxCrossEntropyWithLogits,
 )
 from tfops.op.random import RandomStandardNormal, RandomUniform, RandomUniformInt, TruncatedNormal
@@ -1023,6 +1033,95 @@ class NnOps:
         """
         return BiasAddGrad.create(self._scope, out_backprop, *options, dataFormat=dataFormat)
 
+    def leakyRelu(
+        self,
+        features: Operand[TF] | TensorValue,
+        *options: LeakyRelu.Options,
+        alpha: float | None = None,
+    ) -> LeakyRelu[TF]:
+        """Computes rectified linear: `max(features, features * alpha)`.
+
+        Args:
+            features: the input tensor.
+            options: carries optional attribute values (``LeakyRelu.alpha(...)``).
+            alpha: the slope of the negative part (the same as the option).
+
+        Returns:
+            a new instance of LeakyRelu.
+        """
+        return LeakyRelu.create(self._scope, features, *options, alpha=alpha)
+
+    def leakyReluGrad(
+        self,
+        gradients: Operand[TF] | TensorValue,
+        features: Operand[TF] | TensorValue,
+        *options: LeakyReluGrad.Options,
+        alpha: float | None = None,
+    ) -> LeakyReluGrad[TF]:
+        """Computes rectified linear gradients for a LeakyRelu operation.
+
+        Args:
+            gradients: the backpropagated gradients.
+            features: the features passed to the LeakyRelu.
+            options: carries optional attribute values (``LeakyReluGrad.alpha(...)``).
+            alpha: the slope of the negative part (the same as the option).
+
+        Returns:
+            a new instance of LeakyReluGrad.
+        """
+        return LeakyReluGrad.create(self._scope, gradients, features, *options, alpha=alpha)
+
+    def selu(self, features: Operand[TF] | TensorValue) -> Selu[TF]:
+        """Computes scaled exponential linear: `scale * alpha * (exp(features) - 1)` if <
+        0.
+
+        Args:
+            features: the input tensor.
+
+        Returns:
+            a new instance of Selu.
+        """
+        return Selu.create(self._scope, features)
+
+    def seluGrad(
+        self, gradients: Operand[TF] | TensorValue, outputs: Operand[TF] | TensorValue
+    ) -> SeluGrad[TF]:
+        """Computes gradients for the scaled exponential linear (Selu) operation.
+
+        Args:
+            gradients: the backpropagated gradients.
+            outputs: the outputs of the Selu.
+
+        Returns:
+            a new instance of SeluGrad.
+        """
+        return SeluGrad.create(self._scope, gradients, outputs)
+
+    def softsign(self, features: Operand[TF] | TensorValue) -> Softsign[TF]:
+        """Computes softsign: `features / (abs(features) + 1)`.
+
+        Args:
+            features: the input tensor.
+
+        Returns:
+            a new instance of Softsign.
+        """
+        return Softsign.create(self._scope, features)
+
+    def softsignGrad(
+        self, gradients: Operand[TF] | TensorValue, features: Operand[TF] | TensorValue
+    ) -> SoftsignGrad[TF]:
+        """Computes softsign gradients for a softsign operation.
+
+        Args:
+            gradients: the backpropagated gradients.
+            features: the features passed to the Softsign.
+
+        Returns:
+            a new instance of SoftsignGrad.
+        """
+        return SoftsignGrad.create(self._scope, gradients, features)
+
     def softmax(self, logits: Operand[TF] | TensorValue) -> Softmax[TF]:
         """Computes softmax activations.
 
@@ -1086,6 +1185,176 @@ class NnOps:
             a new instance of L2Loss.
         """
         return L2Loss.create(self._scope, t)
+
+    def fusedBatchNorm(
+        self,
+        x: Operand[TF] | TensorValue,
+        scale: Operand[TFloat32] | TensorValue,
+        offset: Operand[TFloat32] | TensorValue,
+        mean: Operand[TFloat32] | TensorValue,
+        variance: Operand[TFloat32] | TensorValue,
+        *options: FusedBatchNorm.Options,
+        epsilon: float | None = None,
+        exponentialAvgFactor: float | None = None,
+        dataFormat: str | None = None,
+        isTraining: bool | None = None,
+    ) -> FusedBatchNorm[TF]:
+        """Batch normalization.
+
+        Args:
+            x: a 4-D (5-D for NDHWC, NCDHW) tensor.
+            scale: a vector of one scale per channel.
+            offset: a vector of one offset per channel.
+            mean: the population mean per channel, for inference or for the running mean; may be
+                empty in training when exponential_avg_factor is 1.
+            variance: the population variance per channel, as ``mean``.
+            options: carries optional attribute values (``FusedBatchNorm.epsilon(...)``,
+                ``FusedBatchNorm.exponentialAvgFactor(...)``, ``FusedBatchNorm.dataFormat(...)``,
+                ``FusedBatchNorm.isTraining(...)``).
+            epsilon: a small float added to the variance of ``x`` (the same as the option).
+            exponentialAvgFactor: the weight of this batch in the running mean and variance (1: they
+                are the batch's) (the same as the option).
+            dataFormat: the layout of ``x`` and ``y``: "NHWC" (channels last), "NCHW", "NDHWC" or
+                "NCDHW" (the same as the option).
+            isTraining: whether to normalize with the batch's own mean and variance (training) or
+                with the given ones (inference) (the same as the option).
+
+        Returns:
+            a new instance of FusedBatchNorm.
+        """
+        return FusedBatchNorm.create(
+            self._scope,
+            x,
+            scale,
+            offset,
+            mean,
+            variance,
+            *options,
+            epsilon=epsilon,
+            exponentialAvgFactor=exponentialAvgFactor,
+            dataFormat=dataFormat,
+            isTraining=isTraining,
+        )
+
+    def fusedBatchNormGrad(
+        self,
+        y_backprop: Operand[TF] | TensorValue,
+        x: Operand[TF] | TensorValue,
+        scale: Operand[TFloat32] | TensorValue,
+        reserve_space_1: Operand[TFloat32] | TensorValue,
+        reserve_space_2: Operand[TFloat32] | TensorValue,
+        reserve_space_3: Operand[TFloat32] | TensorValue,
+        *options: FusedBatchNormGrad.Options,
+        epsilon: float | None = None,
+        dataFormat: str | None = None,
+        isTraining: bool | None = None,
+    ) -> FusedBatchNormGrad[TF]:
+        """Gradient for batch normalization.
+
+        Args:
+            y_backprop: the gradient of ``y``, of the shape of ``x``.
+            x: the input of the batch normalization.
+            scale: the scale per channel.
+            reserve_space_1: the mean that normalized.
+            reserve_space_2: the variance that normalized.
+            reserve_space_3: FusedBatchNormV3's third reserve space (unused).
+            options: carries optional attribute values (``FusedBatchNormGrad.epsilon(...)``,
+                ``FusedBatchNormGrad.dataFormat(...)``, ``FusedBatchNormGrad.isTraining(...)``).
+            epsilon: a small float added to the variance of ``x`` (the same as the option).
+            dataFormat: the layout of ``x`` and ``y``: "NHWC" (channels last), "NCHW", "NDHWC" or
+                "NCDHW" (the same as the option).
+            isTraining: whether to normalize with the batch's own mean and variance (training) or
+                with the given ones (inference) (the same as the option).
+
+        Returns:
+            a new instance of FusedBatchNormGrad.
+        """
+        return FusedBatchNormGrad.create(
+            self._scope,
+            y_backprop,
+            x,
+            scale,
+            reserve_space_1,
+            reserve_space_2,
+            reserve_space_3,
+            *options,
+            epsilon=epsilon,
+            dataFormat=dataFormat,
+            isTraining=isTraining,
+        )
+
+    def localResponseNormalization(
+        self,
+        input: Operand[TF] | TensorValue,
+        *options: LocalResponseNormalization.Options,
+        depthRadius: int | None = None,
+        bias: float | None = None,
+        alpha: float | None = None,
+        beta: float | None = None,
+    ) -> LocalResponseNormalization[TF]:
+        """Local Response Normalization.
+
+        Args:
+            input: a 4-D tensor, channels last.
+            options: carries optional attribute values
+                (``LocalResponseNormalization.depthRadius(...)``,
+                ``LocalResponseNormalization.bias(...)``, ``LocalResponseNormalization.alpha(...)``,
+                ``LocalResponseNormalization.beta(...)``).
+            depthRadius: the half-width of the window over the channels (>= 0) (the same as the
+                option).
+            bias: an offset, usually positive to avoid dividing by 0 (the same as the option).
+            alpha: a scale factor, usually positive (the same as the option).
+            beta: an exponent (the same as the option).
+
+        Returns:
+            a new instance of LocalResponseNormalization.
+        """
+        return LocalResponseNormalization.create(
+            self._scope, input, *options, depthRadius=depthRadius, bias=bias, alpha=alpha, beta=beta
+        )
+
+    def localResponseNormalizationGrad(
+        self,
+        input_grads: Operand[TF] | TensorValue,
+        input_image: Operand[TF] | TensorValue,
+        output_image: Operand[TF] | TensorValue,
+        *options: LocalResponseNormalizationGrad.Options,
+        depthRadius: int | None = None,
+        bias: float | None = None,
+        alpha: float | None = None,
+        beta: float | None = None,
+    ) -> LocalResponseNormalizationGrad[TF]:
+        """Gradients for Local Response Normalization.
+
+        Args:
+            input_grads: the gradient of LRN's output, 4-D.
+            input_image: LRN's input.
+            output_image: LRN's output.
+            options: carries optional attribute values
+                (``LocalResponseNormalizationGrad.depthRadius(...)``,
+                ``LocalResponseNormalizationGrad.bias(...)``,
+                ``LocalResponseNormalizationGrad.alpha(...)``,
+                ``LocalResponseNormalizationGrad.beta(...)``).
+            depthRadius: the half-width of the window over the channels (>= 0) (the same as the
+                option).
+            bias: an offset, usually positive to avoid dividing by 0 (the same as the option).
+            alpha: a scale factor, usually positive (the same as the option).
+            beta: an exponent (the same as the option).
+
+        Returns:
+            a new instance of LocalResponseNormalizationGrad.
+        """
+        return LocalResponseNormalizationGrad.create(
+            self._scope,
+            input_grads,
+            input_image,
+            output_image,
+            *options,
+            depthRadius=depthRadius,
+            bias=bias,
+            alpha=alpha,
+            beta=beta,
+        )
 
 
 @final

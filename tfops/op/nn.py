@@ -2,8 +2,10 @@
 # Do not edit: change the spec and run the generator again.
 """The nn ops.
 
-Relu, Relu6, Elu, ReluGrad, Relu6Grad, EluGrad, BiasAdd, BiasAddGrad, Softmax, LogSoftmax,
-SoftmaxCrossEntropyWithLogits, SparseSoftmaxCrossEntropyWithLogits, L2Loss.
+Relu, Relu6, Elu, ReluGrad, Relu6Grad, EluGrad, BiasAdd, BiasAddGrad, LeakyRelu, LeakyReluGrad,
+Selu, SeluGrad, Softsign, SoftsignGrad, Softmax, LogSoftmax, SoftmaxCrossEntropyWithLogits,
+SparseSoftmaxCrossEntropyWithLogits, L2Loss, FusedBatchNorm, FusedBatchNormGrad,
+LocalResponseNormalization, LocalResponseNormalizationGrad.
 
 Each class wraps one operation type; ``create`` adds a new operation to a scope's graph.
 The examples assume ``import numpy as np``, ``from tfops import Graph, Ops, Session,
@@ -24,6 +26,7 @@ from tfops.operation import Operation
 from tfops.output import Operand, Output, PrimitiveOp
 from tfops.types import (
     TensorValue,
+    TFloat32,
     TIntegral,
 )
 
@@ -36,11 +39,21 @@ __all__ = [
     "EluGrad",
     "BiasAdd",
     "BiasAddGrad",
+    "LeakyRelu",
+    "LeakyReluGrad",
+    "Selu",
+    "SeluGrad",
+    "Softsign",
+    "SoftsignGrad",
     "Softmax",
     "LogSoftmax",
     "SoftmaxCrossEntropyWithLogits",
     "SparseSoftmaxCrossEntropyWithLogits",
     "L2Loss",
+    "FusedBatchNorm",
+    "FusedBatchNormGrad",
+    "LocalResponseNormalization",
+    "LocalResponseNormalizationGrad",
 ]
 
 
@@ -471,6 +484,342 @@ class BiasAddGrad(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
 
 
 @final
+class LeakyRelu(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
+    """Computes rectified linear: `max(features, features * alpha)`.
+
+    ``activations = features`` where ``features > 0`` and ``alpha * features`` elsewhere
+    (so for ``alpha > 1`` the result is not the maximum of the summary, as in TensorFlow).
+    Its gradient is LeakyReluGrad.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.nn.leakyRelu(tf.constant([-2.0, 0.0, 3.0]), alpha=0.5)
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [-1.0, 0.0, 3.0]
+    """
+
+    OP_NAME: Final = "LeakyRelu"
+
+    __slots__ = ("_activations",)
+
+    @frozen
+    class Options:
+        """Optional attributes for :class:`LeakyRelu`."""
+
+        alpha: float | None = None
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._activations = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        features: Operand[TF] | TensorValue,
+        *options: LeakyRelu.Options,
+        alpha: float | None = None,
+    ) -> LeakyRelu[TF]:
+        """Factory method to create a class wrapping a new LeakyRelu operation.
+
+        Args:
+            scope: current scope.
+            features: the input tensor.
+            options: carries optional attribute values (``LeakyRelu.alpha(...)``).
+            alpha: the slope of the negative part (the same as the option).
+
+        Returns:
+            a new instance of LeakyRelu.
+        """
+        operation = build(scope, "LeakyRelu", (features,), {"alpha": alpha}, options)
+        return LeakyRelu(operation)
+
+    @staticmethod
+    def alpha(alpha: float) -> LeakyRelu.Options:
+        """Sets the ``alpha`` option.
+
+        Args:
+            alpha: the slope of the negative part.
+
+        Returns:
+            this Options instance.
+        """
+        return LeakyRelu.Options(alpha=alpha)
+
+    def activations(self) -> Output[TF_co]:
+        """Returns the result, of the shape and type of ``features``."""
+        return self._activations
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._activations
+
+
+@final
+class LeakyReluGrad(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
+    """Computes rectified linear gradients for a LeakyRelu operation.
+
+    ``backprops = gradients`` where ``features > 0`` and ``alpha * gradients`` elsewhere.
+    TensorFlow Java places this op in its ``data`` group (``tf.data.leakyReluGrad``); tfops
+    has no such group and keeps it beside LeakyRelu.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.nn.leakyReluGrad(tf.constant([4.0, 4.0]), tf.constant([-1.0, 2.0]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [0.800000011920929, 4.0]
+    """
+
+    OP_NAME: Final = "LeakyReluGrad"
+
+    __slots__ = ("_backprops",)
+
+    @frozen
+    class Options:
+        """Optional attributes for :class:`LeakyReluGrad`."""
+
+        alpha: float | None = None
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._backprops = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        gradients: Operand[TF] | TensorValue,
+        features: Operand[TF] | TensorValue,
+        *options: LeakyReluGrad.Options,
+        alpha: float | None = None,
+    ) -> LeakyReluGrad[TF]:
+        """Factory method to create a class wrapping a new LeakyReluGrad operation.
+
+        Args:
+            scope: current scope.
+            gradients: the backpropagated gradients.
+            features: the features passed to the LeakyRelu.
+            options: carries optional attribute values (``LeakyReluGrad.alpha(...)``).
+            alpha: the slope of the negative part (the same as the option).
+
+        Returns:
+            a new instance of LeakyReluGrad.
+        """
+        operation = build(scope, "LeakyReluGrad", (gradients, features), {"alpha": alpha}, options)
+        return LeakyReluGrad(operation)
+
+    @staticmethod
+    def alpha(alpha: float) -> LeakyReluGrad.Options:
+        """Sets the ``alpha`` option.
+
+        Args:
+            alpha: the slope of the negative part.
+
+        Returns:
+            this Options instance.
+        """
+        return LeakyReluGrad.Options(alpha=alpha)
+
+    def backprops(self) -> Output[TF_co]:
+        """Returns the gradients with respect to the features."""
+        return self._backprops
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._backprops
+
+
+@final
+class Selu(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
+    """Computes scaled exponential linear: `scale * alpha * (exp(features) - 1)` if < 0.
+
+    ``scale * features`` where ``features >= 0``. With ``scale = 1.0507009873554805`` and
+    ``scale * alpha = 1.7580993408473769`` (Klambauer et al., 2017,
+    https://arxiv.org/abs/1706.02515). As TensorFlow, the negative
+    part is computed as ``exp(features) - 1`` (not ``expm1``), so tiny negative features
+    give 0 in single precision. Use it with the ``lecun_normal`` initializer and
+    AlphaDropout. Its gradient is SeluGrad.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.nn.selu(tf.constant([0.0, 1.0]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [0.0, 1.0507010221481323]
+    """
+
+    OP_NAME: Final = "Selu"
+
+    __slots__ = ("_activations",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._activations = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(scope: Scope, features: Operand[TF] | TensorValue) -> Selu[TF]:
+        """Factory method to create a class wrapping a new Selu operation.
+
+        Args:
+            scope: current scope.
+            features: the input tensor.
+
+        Returns:
+            a new instance of Selu.
+        """
+        operation = build(scope, "Selu", (features,), {})
+        return Selu(operation)
+
+    def activations(self) -> Output[TF_co]:
+        """Returns the result, of the shape and type of ``features``."""
+        return self._activations
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._activations
+
+
+@final
+class SeluGrad(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
+    """Computes gradients for the scaled exponential linear (Selu) operation.
+
+    ``backprops = gradients * (outputs + scale * alpha)`` where ``outputs < 0``, and
+    ``gradients * scale`` elsewhere (the derivative of ``scale * alpha * (exp(x) - 1)`` is
+    ``outputs + scale * alpha``).
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.nn.seluGrad(tf.constant([1.0, 1.0]), tf.constant([0.0, 2.0]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [1.0507010221481323, 1.0507010221481323]
+    """
+
+    OP_NAME: Final = "SeluGrad"
+
+    __slots__ = ("_backprops",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._backprops = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope, gradients: Operand[TF] | TensorValue, outputs: Operand[TF] | TensorValue
+    ) -> SeluGrad[TF]:
+        """Factory method to create a class wrapping a new SeluGrad operation.
+
+        Args:
+            scope: current scope.
+            gradients: the backpropagated gradients.
+            outputs: the outputs of the Selu.
+
+        Returns:
+            a new instance of SeluGrad.
+        """
+        operation = build(scope, "SeluGrad", (gradients, outputs), {})
+        return SeluGrad(operation)
+
+    def backprops(self) -> Output[TF_co]:
+        """Returns the gradients with respect to the features."""
+        return self._backprops
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._backprops
+
+
+@final
+class Softsign(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
+    """Computes softsign: `features / (abs(features) + 1)`.
+
+    Smooth and bounded in (-1, 1); infinite features give NaN (``inf / inf``), as in
+    TensorFlow. Its gradient is SoftsignGrad.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.nn.softsign(tf.constant([1.0, -3.0]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [0.5, -0.75]
+    """
+
+    OP_NAME: Final = "Softsign"
+
+    __slots__ = ("_activations",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._activations = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(scope: Scope, features: Operand[TF] | TensorValue) -> Softsign[TF]:
+        """Factory method to create a class wrapping a new Softsign operation.
+
+        Args:
+            scope: current scope.
+            features: the input tensor.
+
+        Returns:
+            a new instance of Softsign.
+        """
+        operation = build(scope, "Softsign", (features,), {})
+        return Softsign(operation)
+
+    def activations(self) -> Output[TF_co]:
+        """Returns the result, of the shape and type of ``features``."""
+        return self._activations
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._activations
+
+
+@final
+class SoftsignGrad(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
+    """Computes softsign gradients for a softsign operation.
+
+    ``backprops = gradients / (abs(features) + 1) ** 2``. TensorFlow registers no gradient
+    for this op (differentiating it raises there); tfops marks it not differentiable, so a
+    second derivative through it is zero rather than an error.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.nn.softsignGrad(tf.constant([9.0, 9.0]), tf.constant([0.0, -2.0]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [9.0, 1.0]
+    """
+
+    OP_NAME: Final = "SoftsignGrad"
+
+    __slots__ = ("_backprops",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._backprops = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope, gradients: Operand[TF] | TensorValue, features: Operand[TF] | TensorValue
+    ) -> SoftsignGrad[TF]:
+        """Factory method to create a class wrapping a new SoftsignGrad operation.
+
+        Args:
+            scope: current scope.
+            gradients: the backpropagated gradients.
+            features: the features passed to the Softsign.
+
+        Returns:
+            a new instance of SoftsignGrad.
+        """
+        operation = build(scope, "SoftsignGrad", (gradients, features), {})
+        return SoftsignGrad(operation)
+
+    def backprops(self) -> Output[TF_co]:
+        """Returns the gradients with respect to the features."""
+        return self._backprops
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._backprops
+
+
+@final
 class Softmax(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     """Computes softmax activations.
 
@@ -716,6 +1065,622 @@ class L2Loss(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 
     def output(self) -> Output[TF_co]:
         """Returns the scalar half sum of squares."""
+        return self._output
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._output
+
+
+@final
+class FusedBatchNorm(PrimitiveOp, Generic[TF_co]):
+    """Batch normalization.
+
+    ``y = (x - mean) / sqrt(variance + epsilon) * scale + offset`` per channel. In
+    training (``is_training``) the mean and the variance are the batch's (over every
+    axis but the channels'); ``batch_mean`` and ``batch_variance`` are then the running
+    statistics to keep: ``(1 - exponential_avg_factor) * mean +
+    exponential_avg_factor * batch mean`` and the same of ``variance`` and the
+    unbiased batch variance (``n / (n - 1)`` times the biased one that normalizes).
+    With ``exponential_avg_factor == 1`` the inputs ``mean`` and ``variance`` are not
+    read and may be empty. In inference, ``mean`` and ``variance`` normalize and are
+    returned as ``batch_mean`` and ``batch_variance``. ``reserve_space_1`` and
+    ``reserve_space_2`` hold the mean and variance that normalized (what
+    FusedBatchNormGradV3 takes), ``reserve_space_3`` is an empty vector. Computed in
+    single precision for half precision ``x``. An empty ``x`` gives NaN batch
+    statistics and zero reserve spaces, as in TensorFlow. Differences: TensorFlow's
+    CPU kernel without oneDNN leaves the reserve spaces of inference unset and makes
+    ``reserve_space_3`` a scalar; tfops always gives what its oneDNN kernel (the
+    default) gives for single precision.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> x = tf.constant(np.array([1.0, 3.0], np.float32).reshape(2, 1, 1, 1))
+        >>> one, zero = tf.constant([1.0]), tf.constant([0.0])
+        >>> bn = tf.nn.fusedBatchNorm(x, one, zero, zero, one, epsilon=0.0)
+        >>> runner = Session(g).runner().fetch(bn.y()).fetch(bn.batch_mean())
+        >>> y, mean, variance = runner.fetch(bn.batch_variance()).run()
+        >>> y.ravel().tolist(), mean.tolist(), variance.tolist()
+        ([-1.0, 1.0], [2.0], [2.0])
+    """
+
+    OP_NAME: Final = "FusedBatchNormV3"
+
+    __slots__ = (
+        "_y",
+        "_batch_mean",
+        "_batch_variance",
+        "_reserve_space_1",
+        "_reserve_space_2",
+        "_reserve_space_3",
+    )
+
+    @frozen
+    class Options:
+        """Optional attributes for :class:`FusedBatchNorm`."""
+
+        epsilon: float | None = None
+        exponentialAvgFactor: float | None = None
+        dataFormat: str | None = None
+        isTraining: bool | None = None
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._y = cast("Output[TF_co]", operation.output(0))
+        self._batch_mean = cast("Output[TFloat32]", operation.output(1))
+        self._batch_variance = cast("Output[TFloat32]", operation.output(2))
+        self._reserve_space_1 = cast("Output[TFloat32]", operation.output(3))
+        self._reserve_space_2 = cast("Output[TFloat32]", operation.output(4))
+        self._reserve_space_3 = cast("Output[TFloat32]", operation.output(5))
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        x: Operand[TF] | TensorValue,
+        scale: Operand[TFloat32] | TensorValue,
+        offset: Operand[TFloat32] | TensorValue,
+        mean: Operand[TFloat32] | TensorValue,
+        variance: Operand[TFloat32] | TensorValue,
+        *options: FusedBatchNorm.Options,
+        epsilon: float | None = None,
+        exponentialAvgFactor: float | None = None,
+        dataFormat: str | None = None,
+        isTraining: bool | None = None,
+    ) -> FusedBatchNorm[TF]:
+        """Factory method to create a class wrapping a new FusedBatchNormV3 operation.
+
+        Args:
+            scope: current scope.
+            x: a 4-D (5-D for NDHWC, NCDHW) tensor.
+            scale: a vector of one scale per channel.
+            offset: a vector of one offset per channel.
+            mean: the population mean per channel, for inference or for the running mean; may be
+                empty in training when exponential_avg_factor is 1.
+            variance: the population variance per channel, as ``mean``.
+            options: carries optional attribute values (``FusedBatchNorm.epsilon(...)``,
+                ``FusedBatchNorm.exponentialAvgFactor(...)``, ``FusedBatchNorm.dataFormat(...)``,
+                ``FusedBatchNorm.isTraining(...)``).
+            epsilon: a small float added to the variance of ``x`` (the same as the option).
+            exponentialAvgFactor: the weight of this batch in the running mean and variance (1: they
+                are the batch's) (the same as the option).
+            dataFormat: the layout of ``x`` and ``y``: "NHWC" (channels last), "NCHW", "NDHWC" or
+                "NCDHW" (the same as the option).
+            isTraining: whether to normalize with the batch's own mean and variance (training) or
+                with the given ones (inference) (the same as the option).
+
+        Returns:
+            a new instance of FusedBatchNorm.
+        """
+        operation = build(
+            scope,
+            "FusedBatchNormV3",
+            (x, scale, offset, mean, variance),
+            {
+                "epsilon": epsilon,
+                "exponential_avg_factor": exponentialAvgFactor,
+                "data_format": dataFormat,
+                "is_training": isTraining,
+            },
+            options,
+        )
+        return FusedBatchNorm(operation)
+
+    @staticmethod
+    def epsilon(epsilon: float) -> FusedBatchNorm.Options:
+        """Sets the ``epsilon`` option.
+
+        Args:
+            epsilon: a small float added to the variance of ``x``.
+
+        Returns:
+            this Options instance.
+        """
+        return FusedBatchNorm.Options(epsilon=epsilon)
+
+    @staticmethod
+    def exponentialAvgFactor(exponentialAvgFactor: float) -> FusedBatchNorm.Options:
+        """Sets the ``exponentialAvgFactor`` option.
+
+        Args:
+            exponentialAvgFactor: the weight of this batch in the running mean and variance (1: they
+                are the batch's).
+
+        Returns:
+            this Options instance.
+        """
+        return FusedBatchNorm.Options(exponentialAvgFactor=exponentialAvgFactor)
+
+    @staticmethod
+    def dataFormat(dataFormat: str) -> FusedBatchNorm.Options:
+        """Sets the ``dataFormat`` option.
+
+        Args:
+            dataFormat: the layout of ``x`` and ``y``: "NHWC" (channels last), "NCHW", "NDHWC" or
+                "NCDHW".
+
+        Returns:
+            this Options instance.
+        """
+        return FusedBatchNorm.Options(dataFormat=dataFormat)
+
+    @staticmethod
+    def isTraining(isTraining: bool) -> FusedBatchNorm.Options:
+        """Sets the ``isTraining`` option.
+
+        Args:
+            isTraining: whether to normalize with the batch's own mean and variance (training) or
+                with the given ones (inference).
+
+        Returns:
+            this Options instance.
+        """
+        return FusedBatchNorm.Options(isTraining=isTraining)
+
+    def y(self) -> Output[TF_co]:
+        """Returns the normalized ``x``, of its shape."""
+        return self._y
+
+    def batch_mean(self) -> Output[TFloat32]:
+        """Returns the running mean (training) or ``mean`` (inference)."""
+        return self._batch_mean
+
+    def batch_variance(self) -> Output[TFloat32]:
+        """Returns the running variance (training) or ``variance`` (inference)."""
+        return self._batch_variance
+
+    def reserve_space_1(self) -> Output[TFloat32]:
+        """Returns the mean that normalized, for the gradient."""
+        return self._reserve_space_1
+
+    def reserve_space_2(self) -> Output[TFloat32]:
+        """Returns the variance that normalized, for the gradient."""
+        return self._reserve_space_2
+
+    def reserve_space_3(self) -> Output[TFloat32]:
+        """Returns an empty vector."""
+        return self._reserve_space_3
+
+
+@final
+class FusedBatchNormGrad(PrimitiveOp, Generic[TF_co]):
+    """Gradient for batch normalization.
+
+    The gradients of FusedBatchNormV3's ``y`` with respect to ``x``, ``scale`` and
+    ``offset``, given ``y_backprop``, the gradient of ``y``. ``reserve_space_1`` and
+    ``reserve_space_2`` are the mean and variance that normalized: FusedBatchNormV3's
+    reserve spaces in training, the population mean and variance in inference.
+    ``reserve_space_3`` is not read. In training,
+    ``x_backprop = scale / sqrt(variance + epsilon) * (y_backprop - mean(y_backprop) -
+    (x - mean) * mean(y_backprop * (x - mean)) / (variance + epsilon))``; in inference
+    ``x_backprop = y_backprop * scale / sqrt(variance + epsilon)``. Both give
+    ``scale_backprop = sum(y_backprop * (x - mean) / sqrt(variance + epsilon))`` and
+    ``offset_backprop = sum(y_backprop)`` over every axis but the channels'. Unlike
+    TensorFlow's CPU kernel without oneDNN, inference takes every layout.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> x = tf.constant(np.array([1.0, 3.0], np.float32).reshape(2, 1, 1, 1))
+        >>> dy = tf.constant(np.array([1.0, 1.0], np.float32).reshape(2, 1, 1, 1))
+        >>> one, zero = tf.constant([1.0]), tf.constant([0.0])
+        >>> d = tf.nn.fusedBatchNormGrad(dy, x, one, zero, one, zero, epsilon=0.0, isTraining=False)
+        >>> runner = Session(g).runner().fetch(d.x_backprop())
+        >>> dx, dscale, doffset = runner.fetch(d.scale_backprop()).fetch(d.offset_backprop()).run()
+        >>> dx.ravel().tolist(), dscale.tolist(), doffset.tolist()
+        ([1.0, 1.0], [4.0], [2.0])
+    """
+
+    OP_NAME: Final = "FusedBatchNormGradV3"
+
+    __slots__ = (
+        "_x_backprop",
+        "_scale_backprop",
+        "_offset_backprop",
+        "_reserve_space_4",
+        "_reserve_space_5",
+    )
+
+    @frozen
+    class Options:
+        """Optional attributes for :class:`FusedBatchNormGrad`."""
+
+        epsilon: float | None = None
+        dataFormat: str | None = None
+        isTraining: bool | None = None
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._x_backprop = cast("Output[TF_co]", operation.output(0))
+        self._scale_backprop = cast("Output[TFloat32]", operation.output(1))
+        self._offset_backprop = cast("Output[TFloat32]", operation.output(2))
+        self._reserve_space_4 = cast("Output[TFloat32]", operation.output(3))
+        self._reserve_space_5 = cast("Output[TFloat32]", operation.output(4))
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        y_backprop: Operand[TF] | TensorValue,
+        x: Operand[TF] | TensorValue,
+        scale: Operand[TFloat32] | TensorValue,
+        reserve_space_1: Operand[TFloat32] | TensorValue,
+        reserve_space_2: Operand[TFloat32] | TensorValue,
+        reserve_space_3: Operand[TFloat32] | TensorValue,
+        *options: FusedBatchNormGrad.Options,
+        epsilon: float | None = None,
+        dataFormat: str | None = None,
+        isTraining: bool | None = None,
+    ) -> FusedBatchNormGrad[TF]:
+        """Factory method to create a class wrapping a new FusedBatchNormGradV3 operation.
+
+        Args:
+            scope: current scope.
+            y_backprop: the gradient of ``y``, of the shape of ``x``.
+            x: the input of the batch normalization.
+            scale: the scale per channel.
+            reserve_space_1: the mean that normalized.
+            reserve_space_2: the variance that normalized.
+            reserve_space_3: FusedBatchNormV3's third reserve space (unused).
+            options: carries optional attribute values (``FusedBatchNormGrad.epsilon(...)``,
+                ``FusedBatchNormGrad.dataFormat(...)``, ``FusedBatchNormGrad.isTraining(...)``).
+            epsilon: a small float added to the variance of ``x`` (the same as the option).
+            dataFormat: the layout of ``x`` and ``y``: "NHWC" (channels last), "NCHW", "NDHWC" or
+                "NCDHW" (the same as the option).
+            isTraining: whether to normalize with the batch's own mean and variance (training) or
+                with the given ones (inference) (the same as the option).
+
+        Returns:
+            a new instance of FusedBatchNormGrad.
+        """
+        operation = build(
+            scope,
+            "FusedBatchNormGradV3",
+            (y_backprop, x, scale, reserve_space_1, reserve_space_2, reserve_space_3),
+            {"epsilon": epsilon, "data_format": dataFormat, "is_training": isTraining},
+            options,
+        )
+        return FusedBatchNormGrad(operation)
+
+    @staticmethod
+    def epsilon(epsilon: float) -> FusedBatchNormGrad.Options:
+        """Sets the ``epsilon`` option.
+
+        Args:
+            epsilon: a small float added to the variance of ``x``.
+
+        Returns:
+            this Options instance.
+        """
+        return FusedBatchNormGrad.Options(epsilon=epsilon)
+
+    @staticmethod
+    def dataFormat(dataFormat: str) -> FusedBatchNormGrad.Options:
+        """Sets the ``dataFormat`` option.
+
+        Args:
+            dataFormat: the layout of ``x`` and ``y``: "NHWC" (channels last), "NCHW", "NDHWC" or
+                "NCDHW".
+
+        Returns:
+            this Options instance.
+        """
+        return FusedBatchNormGrad.Options(dataFormat=dataFormat)
+
+    @staticmethod
+    def isTraining(isTraining: bool) -> FusedBatchNormGrad.Options:
+        """Sets the ``isTraining`` option.
+
+        Args:
+            isTraining: whether to normalize with the batch's own mean and variance (training) or
+                with the given ones (inference).
+
+        Returns:
+            this Options instance.
+        """
+        return FusedBatchNormGrad.Options(isTraining=isTraining)
+
+    def x_backprop(self) -> Output[TF_co]:
+        """Returns the gradient of ``x``."""
+        return self._x_backprop
+
+    def scale_backprop(self) -> Output[TFloat32]:
+        """Returns the gradient of ``scale``."""
+        return self._scale_backprop
+
+    def offset_backprop(self) -> Output[TFloat32]:
+        """Returns the gradient of ``offset``."""
+        return self._offset_backprop
+
+    def reserve_space_4(self) -> Output[TFloat32]:
+        """Returns an empty vector."""
+        return self._reserve_space_4
+
+    def reserve_space_5(self) -> Output[TFloat32]:
+        """Returns an empty vector."""
+        return self._reserve_space_5
+
+
+@final
+class LocalResponseNormalization(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
+    """Local Response Normalization.
+
+    The 4-D ``input`` is a 3-D array of vectors along its last dimension (the
+    channels), each normalized independently: within a vector, each component is
+    divided by the weighted, squared sum of the inputs within ``depth_radius``:
+    ``sqr_sum[a, b, c, d] = sum(input[a, b, c, d - depth_radius : d + depth_radius +
+    1] ** 2)`` and ``output = input / (bias + alpha * sqr_sum) ** beta`` (Krizhevsky
+    et al., ImageNet classification with deep convolutional neural networks, NIPS
+    2012). Its gradient is LRNGrad. Unlike TensorFlow, which rejects a negative
+    ``depth_radius`` when the op runs, tfops rejects it when the op is created.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> x = tf.constant(np.array([3.0, 4.0], np.float32).reshape(1, 1, 1, 2))
+        >>> y = tf.nn.localResponseNormalization(x, depthRadius=1, bias=0.0)
+        >>> Session(g).runner().fetch(y).run()[0].ravel().tolist()
+        [0.6000000238418579, 0.800000011920929]
+    """
+
+    OP_NAME: Final = "LRN"
+
+    __slots__ = ("_output",)
+
+    @frozen
+    class Options:
+        """Optional attributes for :class:`LocalResponseNormalization`."""
+
+        depthRadius: int | None = None
+        bias: float | None = None
+        alpha: float | None = None
+        beta: float | None = None
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._output = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        input: Operand[TF] | TensorValue,
+        *options: LocalResponseNormalization.Options,
+        depthRadius: int | None = None,
+        bias: float | None = None,
+        alpha: float | None = None,
+        beta: float | None = None,
+    ) -> LocalResponseNormalization[TF]:
+        """Factory method to create a class wrapping a new LRN operation.
+
+        Args:
+            scope: current scope.
+            input: a 4-D tensor, channels last.
+            options: carries optional attribute values
+                (``LocalResponseNormalization.depthRadius(...)``,
+                ``LocalResponseNormalization.bias(...)``, ``LocalResponseNormalization.alpha(...)``,
+                ``LocalResponseNormalization.beta(...)``).
+            depthRadius: the half-width of the window over the channels (>= 0) (the same as the
+                option).
+            bias: an offset, usually positive to avoid dividing by 0 (the same as the option).
+            alpha: a scale factor, usually positive (the same as the option).
+            beta: an exponent (the same as the option).
+
+        Returns:
+            a new instance of LocalResponseNormalization.
+        """
+        operation = build(
+            scope,
+            "LRN",
+            (input,),
+            {"depth_radius": depthRadius, "bias": bias, "alpha": alpha, "beta": beta},
+            options,
+        )
+        return LocalResponseNormalization(operation)
+
+    @staticmethod
+    def depthRadius(depthRadius: int) -> LocalResponseNormalization.Options:
+        """Sets the ``depthRadius`` option.
+
+        Args:
+            depthRadius: the half-width of the window over the channels (>= 0).
+
+        Returns:
+            this Options instance.
+        """
+        return LocalResponseNormalization.Options(depthRadius=depthRadius)
+
+    @staticmethod
+    def bias(bias: float) -> LocalResponseNormalization.Options:
+        """Sets the ``bias`` option.
+
+        Args:
+            bias: an offset, usually positive to avoid dividing by 0.
+
+        Returns:
+            this Options instance.
+        """
+        return LocalResponseNormalization.Options(bias=bias)
+
+    @staticmethod
+    def alpha(alpha: float) -> LocalResponseNormalization.Options:
+        """Sets the ``alpha`` option.
+
+        Args:
+            alpha: a scale factor, usually positive.
+
+        Returns:
+            this Options instance.
+        """
+        return LocalResponseNormalization.Options(alpha=alpha)
+
+    @staticmethod
+    def beta(beta: float) -> LocalResponseNormalization.Options:
+        """Sets the ``beta`` option.
+
+        Args:
+            beta: an exponent.
+
+        Returns:
+            this Options instance.
+        """
+        return LocalResponseNormalization.Options(beta=beta)
+
+    def output(self) -> Output[TF_co]:
+        """Returns the normalized ``input``, of its shape."""
+        return self._output
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._output
+
+
+@final
+class LocalResponseNormalizationGrad(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
+    """Gradients for Local Response Normalization.
+
+    The gradient of LRN with respect to its input, given ``input_grads``, the gradient
+    of its output: with ``norm = bias + alpha * sqr_sum`` as in LRN,
+    ``output[k] = input_grads[k] * norm[k] ** -beta - 2 * alpha * beta *
+    input_image[k] * sum(input_grads[j] * output_image[j] / norm[j])`` over the
+    channels ``j`` within ``depth_radius`` of ``k``. TensorFlow registers no gradient
+    for this op (differentiating it raises there); tfops marks it not differentiable,
+    so a second derivative through it is zero rather than an error.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> x = tf.constant(np.array([3.0, 4.0], np.float32).reshape(1, 1, 1, 2))
+        >>> attrs = dict(depthRadius=0, bias=0.0, beta=1.0)
+        >>> y = tf.nn.localResponseNormalization(x, **attrs)
+        >>> d = tf.nn.localResponseNormalizationGrad(tf.onesLike(x), x, y, **attrs)
+        >>> [round(v, 4) for v in Session(g).runner().fetch(d).run()[0].ravel().tolist()]
+        [-0.1111, -0.0625]
+    """
+
+    OP_NAME: Final = "LRNGrad"
+
+    __slots__ = ("_output",)
+
+    @frozen
+    class Options:
+        """Optional attributes for :class:`LocalResponseNormalizationGrad`."""
+
+        depthRadius: int | None = None
+        bias: float | None = None
+        alpha: float | None = None
+        beta: float | None = None
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._output = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        input_grads: Operand[TF] | TensorValue,
+        input_image: Operand[TF] | TensorValue,
+        output_image: Operand[TF] | TensorValue,
+        *options: LocalResponseNormalizationGrad.Options,
+        depthRadius: int | None = None,
+        bias: float | None = None,
+        alpha: float | None = None,
+        beta: float | None = None,
+    ) -> LocalResponseNormalizationGrad[TF]:
+        """Factory method to create a class wrapping a new LRNGrad operation.
+
+        Args:
+            scope: current scope.
+            input_grads: the gradient of LRN's output, 4-D.
+            input_image: LRN's input.
+            output_image: LRN's output.
+            options: carries optional attribute values
+                (``LocalResponseNormalizationGrad.depthRadius(...)``,
+                ``LocalResponseNormalizationGrad.bias(...)``,
+                ``LocalResponseNormalizationGrad.alpha(...)``,
+                ``LocalResponseNormalizationGrad.beta(...)``).
+            depthRadius: the half-width of the window over the channels (>= 0) (the same as the
+                option).
+            bias: an offset, usually positive to avoid dividing by 0 (the same as the option).
+            alpha: a scale factor, usually positive (the same as the option).
+            beta: an exponent (the same as the option).
+
+        Returns:
+            a new instance of LocalResponseNormalizationGrad.
+        """
+        operation = build(
+            scope,
+            "LRNGrad",
+            (input_grads, input_image, output_image),
+            {"depth_radius": depthRadius, "bias": bias, "alpha": alpha, "beta": beta},
+            options,
+        )
+        return LocalResponseNormalizationGrad(operation)
+
+    @staticmethod
+    def depthRadius(depthRadius: int) -> LocalResponseNormalizationGrad.Options:
+        """Sets the ``depthRadius`` option.
+
+        Args:
+            depthRadius: the half-width of the window over the channels (>= 0).
+
+        Returns:
+            this Options instance.
+        """
+        return LocalResponseNormalizationGrad.Options(depthRadius=depthRadius)
+
+    @staticmethod
+    def bias(bias: float) -> LocalResponseNormalizationGrad.Options:
+        """Sets the ``bias`` option.
+
+        Args:
+            bias: an offset, usually positive to avoid dividing by 0.
+
+        Returns:
+            this Options instance.
+        """
+        return LocalResponseNormalizationGrad.Options(bias=bias)
+
+    @staticmethod
+    def alpha(alpha: float) -> LocalResponseNormalizationGrad.Options:
+        """Sets the ``alpha`` option.
+
+        Args:
+            alpha: a scale factor, usually positive.
+
+        Returns:
+            this Options instance.
+        """
+        return LocalResponseNormalizationGrad.Options(alpha=alpha)
+
+    @staticmethod
+    def beta(beta: float) -> LocalResponseNormalizationGrad.Options:
+        """Sets the ``beta`` option.
+
+        Args:
+            beta: an exponent.
+
+        Returns:
+            this Options instance.
+        """
+        return LocalResponseNormalizationGrad.Options(beta=beta)
+
+    def output(self) -> Output[TF_co]:
+        """Returns the gradient of LRN's input."""
         return self._output
 
     def asOutput(self) -> Output[TF_co]:
