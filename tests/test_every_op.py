@@ -129,6 +129,10 @@ SAMPLES: dict[str, Callable[[Any], Any]] = {
     # nn: convolution, pooling, normalization, activations, top-k
     #
     # arrays: split, scatter, segments, matrices, random, assert
+    # arrays: split, reverse, scatter, set difference, assert (helper "arrays")
+    "Split": lambda tf: tf.split(c(tf, 0), c(tf, F), 2),
+    "SplitV": lambda tf: tf.splitV(c(tf, F), c(tf, [1, -1]), c(tf, 0), 2),
+    "ReverseV2": lambda tf: tf.reverse(c(tf, M), c(tf, [1])),
     #
     # math: trigonometric, rounding, special, integer, bitwise, solvers, norms
     #

@@ -25,6 +25,7 @@ from tfops.op.core import (
     BroadcastGradientArgs,
     BroadcastTo,
     CheckNumerics,
+    ClipByValue,
     Concat,
     Constant,
     ExpandDims,
@@ -42,10 +43,13 @@ from tfops.op.core import (
     Range,
     Rank,
     Reshape,
+    Reverse,
     Select,
     Shape,
     Size,
     Slice,
+    Split,
+    SplitV,
     Squeeze,
     Stack,
     StopGradient,
@@ -55,6 +59,7 @@ from tfops.op.core import (
     Tile,
     Unstack,
     Variable,
+    Where,
     ZerosLike,
 )
 from tfops.op.dtypes import Cast
@@ -1859,6 +1864,88 @@ class Ops:
             a new instance of Tile.
         """
         return Tile.create(self._scope, input, multiples)
+
+    def split(
+        self,
+        split_dim: Operand[TInt32] | TensorValue,
+        value: Operand[T] | TensorValue,
+        numSplit: int,
+    ) -> Split[T]:
+        """Splits a tensor into ``num_split`` tensors along one dimension.
+
+        Args:
+            split_dim: the dimension to split along, a scalar in ``[-rank, rank)``.
+            value: the tensor to split.
+            numSplit: the number of pieces, at least 1.
+
+        Returns:
+            a new instance of Split.
+        """
+        return Split.create(self._scope, split_dim, value, numSplit)
+
+    def splitV(
+        self,
+        value: Operand[T] | TensorValue,
+        size_splits: Operand[TIntegral] | TensorValue,
+        split_dim: Operand[TInt32] | TensorValue,
+        numSplit: int,
+    ) -> SplitV[T]:
+        """Splits a tensor into ``num_split`` tensors of given sizes along one dimension.
+
+        Args:
+            value: the tensor to split.
+            size_splits: the size of each piece along ``split_dim`` (one may be -1), a vector of
+                ``num_split`` entries.
+            split_dim: the dimension to split along, a scalar in ``[-rank, rank)``.
+            numSplit: the number of pieces, at least 1.
+
+        Returns:
+            a new instance of SplitV.
+        """
+        return SplitV.create(self._scope, value, size_splits, split_dim, numSplit)
+
+    def reverse(
+        self, tensor: Operand[T] | TensorValue, axis: Operand[TIntegral] | TensorValue
+    ) -> Reverse[T]:
+        """Reverses specific dimensions of a tensor.
+
+        Args:
+            tensor: the tensor to reverse, of rank at most 8.
+            axis: the dimensions to reverse, a vector.
+
+        Returns:
+            a new instance of Reverse.
+        """
+        return Reverse.create(self._scope, tensor, axis)
+
+    def clipByValue(
+        self,
+        t: Operand[TN] | TensorValue,
+        clip_value_min: Operand[TN] | TensorValue,
+        clip_value_max: Operand[TN] | TensorValue,
+    ) -> ClipByValue[TN]:
+        """Clips tensor values to a specified min and max.
+
+        Args:
+            t: the tensor to clip.
+            clip_value_min: the lower bound, a scalar or of ``t``'s shape.
+            clip_value_max: the upper bound, a scalar or of ``t``'s shape.
+
+        Returns:
+            a new instance of ClipByValue.
+        """
+        return ClipByValue.create(self._scope, t, clip_value_min, clip_value_max)
+
+    def where(self, input: Operand[TType] | TensorValue) -> Where:
+        """Returns the coordinates of the true (nonzero) elements of a tensor.
+
+        Args:
+            input: the tensor whose true elements are wanted, at least a vector.
+
+        Returns:
+            a new instance of Where.
+        """
+        return Where.create(self._scope, input)
 
     def gather(
         self,

@@ -3,9 +3,10 @@
 """The core ops.
 
 Fill, Range, OneHot, Select, CheckNumerics, Constant, Placeholder, Identity, StopGradient, Max,
-Min, Sum, Prod, All, Any, Rank, Size, Squeeze, Tile, Gather, Concat, Stack, Unstack, Pad, Slice,
-StridedSlice, StridedSliceGrad, Shape, Reshape, ExpandDims, BroadcastTo, BroadcastGradientArgs,
-ZerosLike, OnesLike, Variable, Assign, AssignAdd, AssignSub, NoOp.
+Min, Sum, Prod, All, Any, Rank, Size, Squeeze, Tile, Split, SplitV, Reverse, ClipByValue, Where,
+Gather, Concat, Stack, Unstack, Pad, Slice, StridedSlice, StridedSliceGrad, Shape, Reshape,
+ExpandDims, BroadcastTo, BroadcastGradientArgs, ZerosLike, OnesLike, Variable, Assign,
+AssignAdd, AssignSub, NoOp.
 
 Each class wraps one operation type; ``create`` adds a new operation to a scope's graph.
 The examples assume ``import numpy as np``, ``from tfops import Graph, Ops, Session,
@@ -60,6 +61,11 @@ __all__ = [
     "Size",
     "Squeeze",
     "Tile",
+    "Split",
+    "SplitV",
+    "Reverse",
+    "ClipByValue",
+    "Where",
     "Gather",
     "Concat",
     "Stack",
@@ -1578,6 +1584,277 @@ class Tile(PrimitiveOp, Generic[T_co]):
     def asOutput(self) -> Output[T_co]:
         """Returns the symbolic handle of the tensor."""
         return self._output
+
+
+@final
+class Split(PrimitiveOp, Generic[T_co]):
+    """Splits a tensor into ``num_split`` tensors along one dimension.
+
+    The value is cut along ``split_dim`` into ``num_split`` pieces of equal size, so
+    that dimension's size must be a multiple of ``num_split``; a negative
+    ``split_dim`` counts from the end. The class is iterable over its outputs. The
+    gradient concatenates the pieces' gradients (zeros for pieces nothing reached).
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> parts = tf.split(tf.constant(1), tf.constant([[1, 2, 3, 4], [5, 6, 7, 8]]), 2)
+        >>> [p.tolist() for p in Session(g).runner().fetch(parts.output()[0]).fetch(parts.output()[1]).run()]
+        [[[1, 2], [5, 6]], [[3, 4], [7, 8]]]
+    """
+
+    OP_NAME: Final = "Split"
+
+    __slots__ = ("_output",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._output = [cast("Output[T_co]", o) for o in operation.outputs()]
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        split_dim: Operand[TInt32] | TensorValue,
+        value: Operand[T] | TensorValue,
+        numSplit: int,
+    ) -> Split[T]:
+        """Factory method to create a class wrapping a new Split operation.
+
+        Args:
+            scope: current scope.
+            split_dim: the dimension to split along, a scalar in ``[-rank, rank)``.
+            value: the tensor to split.
+            numSplit: the number of pieces, at least 1.
+
+        Returns:
+            a new instance of Split.
+        """
+        operation = build(scope, "Split", (split_dim, value), {"num_split": numSplit})
+        return Split(operation)
+
+    def output(self) -> list[Output[T_co]]:
+        """Returns the ``num_split`` pieces, in order."""
+        return list(self._output)
+
+    def __iter__(self) -> Iterator[Output[T_co]]:
+        """Iterates over the ``num_split`` pieces, in order."""
+        return iter(self._output)
+
+
+@final
+class SplitV(PrimitiveOp, Generic[T_co]):
+    """Splits a tensor into ``num_split`` tensors of given sizes along one dimension.
+
+    Piece ``i`` has size ``size_splits[i]`` along ``split_dim``; the sizes must add up
+    to that dimension's size, except that one of them may be -1: it gets what the
+    others leave. A negative ``split_dim`` counts from the end. The class is iterable
+    over its outputs. The gradient concatenates the pieces' gradients (zeros for
+    pieces nothing reached).
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> parts = tf.splitV(tf.constant([1, 2, 3, 4, 5]), tf.constant([1, -1]), tf.constant(0), 2)
+        >>> [p.tolist() for p in Session(g).runner().fetch(parts.output()[0]).fetch(parts.output()[1]).run()]
+        [[1], [2, 3, 4, 5]]
+    """
+
+    OP_NAME: Final = "SplitV"
+
+    __slots__ = ("_output",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._output = [cast("Output[T_co]", o) for o in operation.outputs()]
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        value: Operand[T] | TensorValue,
+        size_splits: Operand[TIntegral] | TensorValue,
+        split_dim: Operand[TInt32] | TensorValue,
+        numSplit: int,
+    ) -> SplitV[T]:
+        """Factory method to create a class wrapping a new SplitV operation.
+
+        Args:
+            scope: current scope.
+            value: the tensor to split.
+            size_splits: the size of each piece along ``split_dim`` (one may be -1), a vector of
+                ``num_split`` entries.
+            split_dim: the dimension to split along, a scalar in ``[-rank, rank)``.
+            numSplit: the number of pieces, at least 1.
+
+        Returns:
+            a new instance of SplitV.
+        """
+        operation = build(scope, "SplitV", (value, size_splits, split_dim), {"num_split": numSplit})
+        return SplitV(operation)
+
+    def output(self) -> list[Output[T_co]]:
+        """Returns the ``num_split`` pieces, in order."""
+        return list(self._output)
+
+    def __iter__(self) -> Iterator[Output[T_co]]:
+        """Iterates over the ``num_split`` pieces, in order."""
+        return iter(self._output)
+
+
+@final
+class Reverse(PrimitiveOp, Generic[T_co]):
+    """Reverses specific dimensions of a tensor.
+
+    Each dimension listed in ``axis`` (negative ones count from the end) is reversed:
+    for ``axis`` ``[1]`` and a matrix, each row is reversed. An axis may be listed
+    once; an empty ``axis`` returns the tensor unchanged. The tensor may have at most
+    8 dimensions, as in TensorFlow. The gradient is the gradient reversed the same
+    way.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.reverse(tf.constant([[1, 2, 3], [4, 5, 6]]), tf.constant([1]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [[3, 2, 1], [6, 5, 4]]
+    """
+
+    OP_NAME: Final = "ReverseV2"
+
+    __slots__ = ("_output",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._output = cast("Output[T_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope, tensor: Operand[T] | TensorValue, axis: Operand[TIntegral] | TensorValue
+    ) -> Reverse[T]:
+        """Factory method to create a class wrapping a new ReverseV2 operation.
+
+        Args:
+            scope: current scope.
+            tensor: the tensor to reverse, of rank at most 8.
+            axis: the dimensions to reverse, a vector.
+
+        Returns:
+            a new instance of Reverse.
+        """
+        operation = build(scope, "ReverseV2", (tensor, axis), {})
+        return Reverse(operation)
+
+    def output(self) -> Output[T_co]:
+        """Returns the tensor with those dimensions reversed."""
+        return self._output
+
+    def asOutput(self) -> Output[T_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._output
+
+
+@final
+class ClipByValue(PrimitiveOp, Generic[TN_co]):
+    """Clips tensor values to a specified min and max.
+
+    Each element of ``t`` below ``clip_value_min`` becomes ``clip_value_min``, each
+    above ``clip_value_max`` becomes ``clip_value_max``; the bounds are scalars or
+    tensors of ``t``'s shape (no other broadcasting, as in TensorFlow). As TensorFlow
+    computes it, ``max(min(t, clip_value_max), clip_value_min)`` where a comparison
+    with NaN keeps the first operand: a NaN in ``t`` stays NaN, a NaN bound clips
+    nothing, and where ``clip_value_min > clip_value_max`` the result is
+    ``clip_value_min``. The gradient flows to ``t`` where it lies within the bounds,
+    else to the bound it was clipped to (summed when the bound is a scalar).
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.clipByValue(tf.constant([-2.0, 0.5, 3.0]), tf.constant(0.0), tf.constant(1.0))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [0.0, 0.5, 1.0]
+    """
+
+    OP_NAME: Final = "ClipByValue"
+
+    __slots__ = ("_output",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._output = cast("Output[TN_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        t: Operand[TN] | TensorValue,
+        clip_value_min: Operand[TN] | TensorValue,
+        clip_value_max: Operand[TN] | TensorValue,
+    ) -> ClipByValue[TN]:
+        """Factory method to create a class wrapping a new ClipByValue operation.
+
+        Args:
+            scope: current scope.
+            t: the tensor to clip.
+            clip_value_min: the lower bound, a scalar or of ``t``'s shape.
+            clip_value_max: the upper bound, a scalar or of ``t``'s shape.
+
+        Returns:
+            a new instance of ClipByValue.
+        """
+        operation = build(scope, "ClipByValue", (t, clip_value_min, clip_value_max), {})
+        return ClipByValue(operation)
+
+    def output(self) -> Output[TN_co]:
+        """Returns the clipped tensor, of ``t``'s shape."""
+        return self._output
+
+    def asOutput(self) -> Output[TN_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._output
+
+
+@final
+class Where(PrimitiveOp):
+    """Returns the coordinates of the true (nonzero) elements of a tensor.
+
+    The result is an int64 matrix with a row per true element of ``input`` (for a
+    number, nonzero: NaN counts, -0.0 does not) and a column per dimension, the rows
+    in row-major order of the elements. Its number of rows depends on the values, so
+    on the XLA backend ``input`` must be known when the request is compiled (a
+    constant, something computed from constants, or a value fed straight into it).
+    TensorFlow accepts a scalar when the graph is built and fails when it runs; here a
+    scalar of known shape is rejected when the op is created. Not differentiable.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.where(tf.constant([[True, False], [False, True]]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [[0, 0], [1, 1]]
+    """
+
+    OP_NAME: Final = "Where"
+
+    __slots__ = ("_index",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._index = cast("Output[TInt64]", operation.output(0))
+
+    @staticmethod
+    def create(scope: Scope, input: Operand[TType] | TensorValue) -> Where:
+        """Factory method to create a class wrapping a new Where operation.
+
+        Args:
+            scope: current scope.
+            input: the tensor whose true elements are wanted, at least a vector.
+
+        Returns:
+            a new instance of Where.
+        """
+        operation = build(scope, "Where", (input,), {})
+        return Where(operation)
+
+    def index(self) -> Output[TInt64]:
+        """Returns the coordinates of the true elements, of shape ``[count, rank]``."""
+        return self._index
+
+    def asOutput(self) -> Output[TInt64]:
+        """Returns the symbolic handle of the tensor."""
+        return self._index
 
 
 @final
