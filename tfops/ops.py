@@ -31,6 +31,7 @@ from tfops.op.core import (
     ExpandDims,
     Fill,
     Gather,
+    GatherNd,
     Identity,
     Max,
     Min,
@@ -44,6 +45,7 @@ from tfops.op.core import (
     Rank,
     Reshape,
     Reverse,
+    ScatterNd,
     Select,
     Shape,
     Size,
@@ -56,6 +58,8 @@ from tfops.op.core import (
     StridedSlice,
     StridedSliceGrad,
     Sum,
+    TensorScatterNdAdd,
+    TensorScatterNdUpdate,
     Tile,
     Unstack,
     Variable,
@@ -1864,6 +1868,106 @@ class Ops:
             a new instance of Tile.
         """
         return Tile.create(self._scope, input, multiples)
+
+    def gatherNd(
+        self,
+        params: Operand[T] | TensorValue,
+        indices: Operand[TIntegral] | TensorValue,
+        *options: GatherNd.Options,
+        badIndicesPolicy: str | None = None,
+    ) -> GatherNd[T]:
+        """Gather slices from ``params`` into a tensor with shape specified by ``indices``.
+
+        Args:
+            params: the tensor to gather from, at least a vector.
+            indices: the positions of the slices, at least a vector.
+            options: carries optional attribute values (``GatherNd.badIndicesPolicy(...)``).
+            badIndicesPolicy: what an index out of range does: ``''``, ``'DEFAULT'`` and ``'ERROR'``
+                raise InvalidArgumentError, ``'IGNORE'`` skips it (the same as the option).
+
+        Returns:
+            a new instance of GatherNd.
+        """
+        return GatherNd.create(
+            self._scope, params, indices, *options, badIndicesPolicy=badIndicesPolicy
+        )
+
+    def scatterNd(
+        self,
+        indices: Operand[TIntegral] | TensorValue,
+        updates: Operand[T] | TensorValue,
+        shape: Operand[TIntegral] | TensorValue,
+        *options: ScatterNd.Options,
+        badIndicesPolicy: str | None = None,
+    ) -> ScatterNd[T]:
+        """Scatters ``updates`` into a tensor of shape ``shape`` according to ``indices``.
+
+        Args:
+            indices: the positions of the slices, at least a vector.
+            updates: the slices to scatter.
+            shape: the shape of the result, a vector.
+            options: carries optional attribute values (``ScatterNd.badIndicesPolicy(...)``).
+            badIndicesPolicy: what an index out of range does: ``''``, ``'DEFAULT'`` and ``'ERROR'``
+                raise InvalidArgumentError, ``'IGNORE'`` skips it (the same as the option).
+
+        Returns:
+            a new instance of ScatterNd.
+        """
+        return ScatterNd.create(
+            self._scope, indices, updates, shape, *options, badIndicesPolicy=badIndicesPolicy
+        )
+
+    def tensorScatterNdUpdate(
+        self,
+        tensor: Operand[T] | TensorValue,
+        indices: Operand[TIntegral] | TensorValue,
+        updates: Operand[T] | TensorValue,
+        *options: TensorScatterNdUpdate.Options,
+        badIndicesPolicy: str | None = None,
+    ) -> TensorScatterNdUpdate[T]:
+        """Scatter sparse ``updates`` to an existing tensor according to ``indices``.
+
+        Args:
+            tensor: the tensor to copy and change.
+            indices: the positions of the slices, at least a vector.
+            updates: the slices, at least a vector.
+            options: carries optional attribute values
+                (``TensorScatterNdUpdate.badIndicesPolicy(...)``).
+            badIndicesPolicy: what an index out of range does: ``''``, ``'DEFAULT'`` and ``'ERROR'``
+                raise InvalidArgumentError, ``'IGNORE'`` skips it (the same as the option).
+
+        Returns:
+            a new instance of TensorScatterNdUpdate.
+        """
+        return TensorScatterNdUpdate.create(
+            self._scope, tensor, indices, updates, *options, badIndicesPolicy=badIndicesPolicy
+        )
+
+    def tensorScatterNdAdd(
+        self,
+        tensor: Operand[TN] | TensorValue,
+        indices: Operand[TIntegral] | TensorValue,
+        updates: Operand[TN] | TensorValue,
+        *options: TensorScatterNdAdd.Options,
+        badIndicesPolicy: str | None = None,
+    ) -> TensorScatterNdAdd[TN]:
+        """Adds sparse ``updates`` to an existing tensor according to ``indices``.
+
+        Args:
+            tensor: the tensor to copy and change.
+            indices: the positions of the slices, at least a vector.
+            updates: the slices, at least a vector.
+            options: carries optional attribute values
+                (``TensorScatterNdAdd.badIndicesPolicy(...)``).
+            badIndicesPolicy: what an index out of range does: ``''``, ``'DEFAULT'`` and ``'ERROR'``
+                raise InvalidArgumentError, ``'IGNORE'`` skips it (the same as the option).
+
+        Returns:
+            a new instance of TensorScatterNdAdd.
+        """
+        return TensorScatterNdAdd.create(
+            self._scope, tensor, indices, updates, *options, badIndicesPolicy=badIndicesPolicy
+        )
 
     def split(
         self,

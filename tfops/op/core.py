@@ -3,10 +3,10 @@
 """The core ops.
 
 Fill, Range, OneHot, Select, CheckNumerics, Constant, Placeholder, Identity, StopGradient, Max,
-Min, Sum, Prod, All, Any, Rank, Size, Squeeze, Tile, Split, SplitV, Reverse, ClipByValue, Where,
-Gather, Concat, Stack, Unstack, Pad, Slice, StridedSlice, StridedSliceGrad, Shape, Reshape,
-ExpandDims, BroadcastTo, BroadcastGradientArgs, ZerosLike, OnesLike, Variable, Assign,
-AssignAdd, AssignSub, NoOp.
+Min, Sum, Prod, All, Any, Rank, Size, Squeeze, Tile, GatherNd, ScatterNd, TensorScatterNdUpdate,
+TensorScatterNdAdd, Split, SplitV, Reverse, ClipByValue, Where, Gather, Concat, Stack, Unstack,
+Pad, Slice, StridedSlice, StridedSliceGrad, Shape, Reshape, ExpandDims, BroadcastTo,
+BroadcastGradientArgs, ZerosLike, OnesLike, Variable, Assign, AssignAdd, AssignSub, NoOp.
 
 Each class wraps one operation type; ``create`` adds a new operation to a scope's graph.
 The examples assume ``import numpy as np``, ``from tfops import Graph, Ops, Session,
@@ -61,6 +61,10 @@ __all__ = [
     "Size",
     "Squeeze",
     "Tile",
+    "GatherNd",
+    "ScatterNd",
+    "TensorScatterNdUpdate",
+    "TensorScatterNdAdd",
     "Split",
     "SplitV",
     "Reverse",
@@ -1582,6 +1586,352 @@ class Tile(PrimitiveOp, Generic[T_co]):
         return self._output
 
     def asOutput(self) -> Output[T_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._output
+
+
+@final
+class GatherNd(PrimitiveOp, Generic[T_co]):
+    """Gather slices from ``params`` into a tensor with shape specified by ``indices``.
+
+    Each row of ``indices`` (its last dimension, of length ``K`` at most the rank of
+    ``params``) is the position of a slice of ``params``: the result has shape
+    ``indices.shape[:-1] + params.shape[K:]``. An index out of range raises
+    ``InvalidArgumentError`` when the op runs (``badIndicesPolicy('IGNORE')`` gives
+    zeros for it instead). The gradient scatters the incoming slices back to their
+    positions, summing repeated ones (``ScatterNd``); as in TensorFlow, that fails
+    when it runs for indices of length 0 (``ScatterNd`` cannot scatter whole tensors).
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.gatherNd(tf.constant([[1, 2], [3, 4]]), tf.constant([[1, 0], [0, 1]]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [3, 2]
+    """
+
+    OP_NAME: Final = "GatherNd"
+
+    __slots__ = ("_output",)
+
+    @frozen
+    class Options:
+        """Optional attributes for :class:`GatherNd`."""
+
+        badIndicesPolicy: str | None = None
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._output = cast("Output[T_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        params: Operand[T] | TensorValue,
+        indices: Operand[TIntegral] | TensorValue,
+        *options: GatherNd.Options,
+        badIndicesPolicy: str | None = None,
+    ) -> GatherNd[T]:
+        """Factory method to create a class wrapping a new GatherNd operation.
+
+        Args:
+            scope: current scope.
+            params: the tensor to gather from, at least a vector.
+            indices: the positions of the slices, at least a vector.
+            options: carries optional attribute values (``GatherNd.badIndicesPolicy(...)``).
+            badIndicesPolicy: what an index out of range does: ``''``, ``'DEFAULT'`` and ``'ERROR'``
+                raise InvalidArgumentError, ``'IGNORE'`` skips it (the same as the option).
+
+        Returns:
+            a new instance of GatherNd.
+        """
+        operation = build(
+            scope, "GatherNd", (params, indices), {"bad_indices_policy": badIndicesPolicy}, options
+        )
+        return GatherNd(operation)
+
+    @staticmethod
+    def badIndicesPolicy(badIndicesPolicy: str) -> GatherNd.Options:
+        """Sets the ``badIndicesPolicy`` option.
+
+        Args:
+            badIndicesPolicy: what an index out of range does: ``''``, ``'DEFAULT'`` and ``'ERROR'``
+                raise InvalidArgumentError, ``'IGNORE'`` skips it.
+
+        Returns:
+            this Options instance.
+        """
+        return GatherNd.Options(badIndicesPolicy=badIndicesPolicy)
+
+    def output(self) -> Output[T_co]:
+        """Returns the gathered slices."""
+        return self._output
+
+    def asOutput(self) -> Output[T_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._output
+
+
+@final
+class ScatterNd(PrimitiveOp, Generic[T_co]):
+    """Scatters ``updates`` into a tensor of shape ``shape`` according to ``indices``.
+
+    The result is zeros of ``shape`` with each slice of ``updates`` added at the
+    position its row of ``indices`` gives (length ``K``): ``updates`` has shape
+    ``indices.shape[:-1] + shape[K:]``, and slices at one position are summed (for
+    bool, or-ed). An index out of range raises ``InvalidArgumentError`` when the op
+    runs (``badIndicesPolicy('IGNORE')`` skips it). The gradient of ``updates`` is
+    the incoming gradient's slices at ``indices`` (``GatherNd``).
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.scatterNd(tf.constant([[1], [3], [1]]), tf.constant([1, 2, 3]), tf.constant([4]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [0, 4, 0, 2]
+    """
+
+    OP_NAME: Final = "ScatterNd"
+
+    __slots__ = ("_output",)
+
+    @frozen
+    class Options:
+        """Optional attributes for :class:`ScatterNd`."""
+
+        badIndicesPolicy: str | None = None
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._output = cast("Output[T_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        indices: Operand[TIntegral] | TensorValue,
+        updates: Operand[T] | TensorValue,
+        shape: Operand[TIntegral] | TensorValue,
+        *options: ScatterNd.Options,
+        badIndicesPolicy: str | None = None,
+    ) -> ScatterNd[T]:
+        """Factory method to create a class wrapping a new ScatterNd operation.
+
+        Args:
+            scope: current scope.
+            indices: the positions of the slices, at least a vector.
+            updates: the slices to scatter.
+            shape: the shape of the result, a vector.
+            options: carries optional attribute values (``ScatterNd.badIndicesPolicy(...)``).
+            badIndicesPolicy: what an index out of range does: ``''``, ``'DEFAULT'`` and ``'ERROR'``
+                raise InvalidArgumentError, ``'IGNORE'`` skips it (the same as the option).
+
+        Returns:
+            a new instance of ScatterNd.
+        """
+        operation = build(
+            scope,
+            "ScatterNd",
+            (indices, updates, shape),
+            {"bad_indices_policy": badIndicesPolicy},
+            options,
+        )
+        return ScatterNd(operation)
+
+    @staticmethod
+    def badIndicesPolicy(badIndicesPolicy: str) -> ScatterNd.Options:
+        """Sets the ``badIndicesPolicy`` option.
+
+        Args:
+            badIndicesPolicy: what an index out of range does: ``''``, ``'DEFAULT'`` and ``'ERROR'``
+                raise InvalidArgumentError, ``'IGNORE'`` skips it.
+
+        Returns:
+            this Options instance.
+        """
+        return ScatterNd.Options(badIndicesPolicy=badIndicesPolicy)
+
+    def output(self) -> Output[T_co]:
+        """Returns zeros of ``shape`` with the updates added."""
+        return self._output
+
+    def asOutput(self) -> Output[T_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._output
+
+
+@final
+class TensorScatterNdUpdate(PrimitiveOp, Generic[T_co]):
+    """Scatter sparse ``updates`` to an existing tensor according to ``indices``.
+
+    The result is a copy of ``tensor`` in which the slice at each row of
+    ``indices`` (of length ``K``) is changed by the matching slice of ``updates``,
+    whose shape is ``indices.shape[:-1] + tensor.shape[K:]``. Each slice replaces the
+    tensor's; when several rows give one position, the numpy
+    backend keeps the last (as TensorFlow's CPU kernel does) and XLA any one of them. The
+    gradient of ``tensor`` is the incoming gradient with the updated slices zeroed, that of
+    ``updates`` the incoming gradient's slices at ``indices``. An index
+    out of range raises ``InvalidArgumentError`` when the op runs
+    (``badIndicesPolicy('IGNORE')`` skips it).
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.tensorScatterNdUpdate(tf.constant([1, 2, 3, 4]), tf.constant([[1], [3]]), tf.constant([9, 8]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [1, 9, 3, 8]
+    """
+
+    OP_NAME: Final = "TensorScatterUpdate"
+
+    __slots__ = ("_output",)
+
+    @frozen
+    class Options:
+        """Optional attributes for :class:`TensorScatterNdUpdate`."""
+
+        badIndicesPolicy: str | None = None
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._output = cast("Output[T_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        tensor: Operand[T] | TensorValue,
+        indices: Operand[TIntegral] | TensorValue,
+        updates: Operand[T] | TensorValue,
+        *options: TensorScatterNdUpdate.Options,
+        badIndicesPolicy: str | None = None,
+    ) -> TensorScatterNdUpdate[T]:
+        """Factory method to create a class wrapping a new TensorScatterUpdate operation.
+
+        Args:
+            scope: current scope.
+            tensor: the tensor to copy and change.
+            indices: the positions of the slices, at least a vector.
+            updates: the slices, at least a vector.
+            options: carries optional attribute values
+                (``TensorScatterNdUpdate.badIndicesPolicy(...)``).
+            badIndicesPolicy: what an index out of range does: ``''``, ``'DEFAULT'`` and ``'ERROR'``
+                raise InvalidArgumentError, ``'IGNORE'`` skips it (the same as the option).
+
+        Returns:
+            a new instance of TensorScatterNdUpdate.
+        """
+        operation = build(
+            scope,
+            "TensorScatterUpdate",
+            (tensor, indices, updates),
+            {"bad_indices_policy": badIndicesPolicy},
+            options,
+        )
+        return TensorScatterNdUpdate(operation)
+
+    @staticmethod
+    def badIndicesPolicy(badIndicesPolicy: str) -> TensorScatterNdUpdate.Options:
+        """Sets the ``badIndicesPolicy`` option.
+
+        Args:
+            badIndicesPolicy: what an index out of range does: ``''``, ``'DEFAULT'`` and ``'ERROR'``
+                raise InvalidArgumentError, ``'IGNORE'`` skips it.
+
+        Returns:
+            this Options instance.
+        """
+        return TensorScatterNdUpdate.Options(badIndicesPolicy=badIndicesPolicy)
+
+    def output(self) -> Output[T_co]:
+        """Returns the changed copy of ``tensor``."""
+        return self._output
+
+    def asOutput(self) -> Output[T_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._output
+
+
+@final
+class TensorScatterNdAdd(PrimitiveOp, Generic[TN_co]):
+    """Adds sparse ``updates`` to an existing tensor according to ``indices``.
+
+    The result is a copy of ``tensor`` in which the slice at each row of
+    ``indices`` (of length ``K``) is changed by the matching slice of ``updates``,
+    whose shape is ``indices.shape[:-1] + tensor.shape[K:]``. Each slice is added to the
+    tensor's, repeated positions summed; bool is not allowed
+    (TensorFlow has no kernel for it). The gradient of ``tensor`` is the incoming
+    gradient, that of ``updates`` the incoming gradient's slices at ``indices``. An index
+    out of range raises ``InvalidArgumentError`` when the op runs
+    (``badIndicesPolicy('IGNORE')`` skips it).
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.tensorScatterNdAdd(tf.constant([1, 2, 3, 4]), tf.constant([[1], [1]]), tf.constant([10, 20]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [1, 32, 3, 4]
+    """
+
+    OP_NAME: Final = "TensorScatterAdd"
+
+    __slots__ = ("_output",)
+
+    @frozen
+    class Options:
+        """Optional attributes for :class:`TensorScatterNdAdd`."""
+
+        badIndicesPolicy: str | None = None
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._output = cast("Output[TN_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        tensor: Operand[TN] | TensorValue,
+        indices: Operand[TIntegral] | TensorValue,
+        updates: Operand[TN] | TensorValue,
+        *options: TensorScatterNdAdd.Options,
+        badIndicesPolicy: str | None = None,
+    ) -> TensorScatterNdAdd[TN]:
+        """Factory method to create a class wrapping a new TensorScatterAdd operation.
+
+        Args:
+            scope: current scope.
+            tensor: the tensor to copy and change.
+            indices: the positions of the slices, at least a vector.
+            updates: the slices, at least a vector.
+            options: carries optional attribute values
+                (``TensorScatterNdAdd.badIndicesPolicy(...)``).
+            badIndicesPolicy: what an index out of range does: ``''``, ``'DEFAULT'`` and ``'ERROR'``
+                raise InvalidArgumentError, ``'IGNORE'`` skips it (the same as the option).
+
+        Returns:
+            a new instance of TensorScatterNdAdd.
+        """
+        operation = build(
+            scope,
+            "TensorScatterAdd",
+            (tensor, indices, updates),
+            {"bad_indices_policy": badIndicesPolicy},
+            options,
+        )
+        return TensorScatterNdAdd(operation)
+
+    @staticmethod
+    def badIndicesPolicy(badIndicesPolicy: str) -> TensorScatterNdAdd.Options:
+        """Sets the ``badIndicesPolicy`` option.
+
+        Args:
+            badIndicesPolicy: what an index out of range does: ``''``, ``'DEFAULT'`` and ``'ERROR'``
+                raise InvalidArgumentError, ``'IGNORE'`` skips it.
+
+        Returns:
+            this Options instance.
+        """
+        return TensorScatterNdAdd.Options(badIndicesPolicy=badIndicesPolicy)
+
+    def output(self) -> Output[TN_co]:
+        """Returns the changed copy of ``tensor``."""
+        return self._output
+
+    def asOutput(self) -> Output[TN_co]:
         """Returns the symbolic handle of the tensor."""
         return self._output
 
