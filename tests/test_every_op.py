@@ -138,6 +138,7 @@ SAMPLES: dict[str, Callable[[Any], Any]] = {
     "TensorScatterUpdate": lambda tf: tf.tensorScatterNdUpdate(
         c(tf, F), c(tf, [[0]]), c(tf, [5.0])),
     "TensorScatterAdd": lambda tf: tf.tensorScatterNdAdd(c(tf, F), c(tf, [[0]]), c(tf, [5.0])),
+    "Assert": lambda tf: tf.assertThat(c(tf, True), [c(tf, F), c(tf, [1, 2])]),
     #
     # math: trigonometric, rounding, special, integer, bitwise, solvers, norms
     #

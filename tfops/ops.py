@@ -19,6 +19,7 @@ from tfops.op._variables import initOp, variableWithInit
 from tfops.op.core import (
     All,
     Any,
+    AssertThat,
     Assign,
     AssignAdd,
     AssignSub,
@@ -47,6 +48,7 @@ from tfops.op.core import (
     Reverse,
     ScatterNd,
     Select,
+    SetDiff1d,
     Shape,
     Size,
     Slice,
@@ -1579,6 +1581,27 @@ class Ops:
         """
         return CheckNumerics.create(self._scope, tensor, message)
 
+    def assertThat(
+        self,
+        condition: Operand[TBool] | TensorValue,
+        data: Sequence[Operand[TType] | TensorValue],
+        *options: AssertThat.Options,
+        summarize: int | None = None,
+    ) -> AssertThat:
+        """Asserts that the given condition is true.
+
+        Args:
+            condition: the condition to check, a bool scalar.
+            data: the tensors the error message shows when the condition is false.
+            options: carries optional attribute values (``AssertThat.summarize(...)``).
+            summarize: how many elements of each tensor the message shows (all when negative) (the
+                same as the option).
+
+        Returns:
+            a new instance of AssertThat.
+        """
+        return AssertThat.create(self._scope, condition, data, *options, summarize=summarize)
+
     @overload
     def constant(self, value: TensorValue, dtype: type[T]) -> Constant[T]: ...
 
@@ -2050,6 +2073,26 @@ class Ops:
             a new instance of Where.
         """
         return Where.create(self._scope, input)
+
+    def setDiff1d(
+        self,
+        x: Operand[TN] | TensorValue,
+        y: Operand[TN] | TensorValue,
+        *options: SetDiff1d.Options,
+        outIdx: type[TIntegral] | None = None,
+    ) -> SetDiff1d[TN]:
+        """Computes the difference between two lists of numbers.
+
+        Args:
+            x: the values to keep, a vector.
+            y: the values to remove, a vector.
+            options: carries optional attribute values (``SetDiff1d.outIdx(...)``).
+            outIdx: the data type of ``idx`` (the same as the option).
+
+        Returns:
+            a new instance of SetDiff1d.
+        """
+        return SetDiff1d.create(self._scope, x, y, *options, outIdx=outIdx)
 
     def gather(
         self,

@@ -350,3 +350,55 @@ def test_whereOfAScalarIsRejected(graph: Graph, tf: Ops, run: Any) -> None:
     x = tf.placeholder(TBool)
     with pytest.raises(InvalidArgumentError, match="at least one dimension"):
         run(tf.where(x), feeds={x: np.array(True)})
+
+
+# -- ListDiff ------------------------------------------------------------------------------
+@pytest.mark.parametrize("dtype", NUMBERS, ids=lambda t: t.NAME)
+@pytest.mark.parametrize(("x", "y"), [([1, 2, 3, 4, 2, 6], [2, 5, 1]), ([3, 1], []), ([], [1]),
+                                      ([5, 5], [5])], ids=str)
+def test_setDiff1dMatchesNumpy(
+    tf: Ops, run: Any, dtype: type[TType], x: list[int], y: list[int]
+) -> None:
+    xs, ys = np.array(x, dtype.DTYPE), np.array(y, dtype.DTYPE)
+    d = tf.setDiff1d(tf.constant(xs), tf.constant(ys))
+    assert d.out().shape() == Shape.of(-1) and d.idx().dataType() is TInt32
+    out, idx = run(d.out(), d.idx())
+    kept = [i for i, v in enumerate(x) if v not in y]
+    assertMatches(out, xs[kept], dtype)
+    assertMatches(idx, np.array(kept, np.int32), TInt32)
+
+
+def test_setDiff1dOutIdxAndFedValues(tf: Ops, run: Any) -> None:
+    x = tf.placeholder(TFloat64)
+    d = tf.setDiff1d(x, tf.constant(np.array([0.0, np.nan])), outIdx=TInt64)
+    assert d.op().attr("out_idx") is TInt64
+    out, idx = run(d.out(), d.idx(), feeds={x: np.array([-0.0, np.nan, 2.0, 0.0])})
+    # as TensorFlow 2.21: -0.0 equals 0.0, NaN equals nothing
+    assert np.array_equal(out, [np.nan, 2.0], equal_nan=True)
+    assertMatches(idx, np.array([1, 2]), TInt64)
+
+
+def test_setDiff1dIsNotDifferentiable(tf: Ops) -> None:
+    x = tf.constant([1.0, 2.0])
+    assert tf.gradients(tf.setDiff1d(x, tf.constant([2.0])).out(), [x]).dy(0) is None
+
+
+@pytest.mark.parametrize(
+    ("x", "y", "error", "fragment"),
+    [([[1, 2]], [2], ValueError, "x must be a vector"),
+     ([1, 2], 2, ValueError, "y must be a vector"),
+     ([True], [False], TypeError, "data type bool is not allowed")],
+    ids=["matrixX", "scalarY", "bool"],
+)
+def test_setDiff1dBadArgumentsAreRejected(
+    graph: Graph, tf: Ops, x: Any, y: Any, error: type[Exception], fragment: str
+) -> None:
+    assertRejected(graph, lambda: tf.setDiff1d(x, y), error, f"ListDiff 'SetDiff1d' ({HERE}",
+                   fragment)
+
+
+def test_setDiff1dOfAFedMatrixFailsAtRunTime(tf: Ops, run: Any) -> None:
+    x = tf.placeholder(TInt32)
+    d = tf.setDiff1d(x, tf.constant([1]))
+    with pytest.raises(InvalidArgumentError, match="x must be a vector, got shape"):
+        run(d.out(), feeds={x: np.zeros((2, 2), np.int32)})

@@ -2,11 +2,12 @@
 # Do not edit: change the spec and run the generator again.
 """The core ops.
 
-Fill, Range, OneHot, Select, CheckNumerics, Constant, Placeholder, Identity, StopGradient, Max,
-Min, Sum, Prod, All, Any, Rank, Size, Squeeze, Tile, GatherNd, ScatterNd, TensorScatterNdUpdate,
-TensorScatterNdAdd, Split, SplitV, Reverse, ClipByValue, Where, Gather, Concat, Stack, Unstack,
-Pad, Slice, StridedSlice, StridedSliceGrad, Shape, Reshape, ExpandDims, BroadcastTo,
-BroadcastGradientArgs, ZerosLike, OnesLike, Variable, Assign, AssignAdd, AssignSub, NoOp.
+Fill, Range, OneHot, Select, CheckNumerics, AssertThat, Constant, Placeholder, Identity,
+StopGradient, Max, Min, Sum, Prod, All, Any, Rank, Size, Squeeze, Tile, GatherNd, ScatterNd,
+TensorScatterNdUpdate, TensorScatterNdAdd, Split, SplitV, Reverse, ClipByValue, Where,
+SetDiff1d, Gather, Concat, Stack, Unstack, Pad, Slice, StridedSlice, StridedSliceGrad, Shape,
+Reshape, ExpandDims, BroadcastTo, BroadcastGradientArgs, ZerosLike, OnesLike, Variable, Assign,
+AssignAdd, AssignSub, NoOp.
 
 Each class wraps one operation type; ``create`` adds a new operation to a scope's graph.
 The examples assume ``import numpy as np``, ``from tfops import Graph, Ops, Session,
@@ -47,6 +48,7 @@ __all__ = [
     "OneHot",
     "Select",
     "CheckNumerics",
+    "AssertThat",
     "Constant",
     "Placeholder",
     "Identity",
@@ -70,6 +72,7 @@ __all__ = [
     "Reverse",
     "ClipByValue",
     "Where",
+    "SetDiff1d",
     "Gather",
     "Concat",
     "Stack",
@@ -392,6 +395,87 @@ class CheckNumerics(PrimitiveOp, Generic[TF_co]):
     def asOutput(self) -> Output[TF_co]:
         """Returns the symbolic handle of the tensor."""
         return self._output
+
+
+@final
+class AssertThat(PrimitiveOp):
+    """Asserts that the given condition is true.
+
+    When the op runs and ``condition`` is false, the run fails with
+    ``InvalidArgumentError`` whose message is ``assertion failed:`` followed by each
+    tensor of ``data`` summarized as TensorFlow does: in brackets, its first
+    ``summarize`` elements (all of them for a negative ``summarize``) nested as the
+    tensor's dimensions, ``...`` where some are left out (``[[0 1...]...]``), bools
+    as 1 and 0, floats in the fewest digits that read back the same (up to 9 for
+    float32, 17 for float64). It has no outputs: make other ops depend on it
+    (``tf.withControlDependencies([check])``) or run it as a target. Data may mix
+    data types (TensorFlow's ``T`` attribute, a list of types, is not kept on the
+    op; ``N`` counts the data); strings, which tfops does not have, cannot be data.
+    A condition of known
+    shape that is not a scalar is rejected when the op is created (TensorFlow rejects
+    it when the op runs).
+
+    Example:
+        >>> from tfops.errors import InvalidArgumentError
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> x = tf.constant([1.0, -2.0])
+        >>> check = tf.assertThat(tf.all(tf.math.greater(x, 0.0), 0), [x])
+        >>> y = tf.withControlDependencies([check]).identity(x)
+        >>> try:
+        ...     Session(g).runner().fetch(y).run()
+        ... except InvalidArgumentError as e:
+        ...     print(e.message)
+        assertion failed: [1 -2]
+    """
+
+    OP_NAME: Final = "Assert"
+
+    __slots__ = ()
+
+    @frozen
+    class Options:
+        """Optional attributes for :class:`AssertThat`."""
+
+        summarize: int | None = None
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        condition: Operand[TBool] | TensorValue,
+        data: Sequence[Operand[TType] | TensorValue],
+        *options: AssertThat.Options,
+        summarize: int | None = None,
+    ) -> AssertThat:
+        """Factory method to create a class wrapping a new Assert operation.
+
+        Args:
+            scope: current scope.
+            condition: the condition to check, a bool scalar.
+            data: the tensors the error message shows when the condition is false.
+            options: carries optional attribute values (``AssertThat.summarize(...)``).
+            summarize: how many elements of each tensor the message shows (all when negative) (the
+                same as the option).
+
+        Returns:
+            a new instance of AssertThat.
+        """
+        operation = build(scope, "Assert", (condition, data), {"summarize": summarize}, options)
+        return AssertThat(operation)
+
+    @staticmethod
+    def summarize(summarize: int) -> AssertThat.Options:
+        """Sets the ``summarize`` option.
+
+        Args:
+            summarize: how many elements of each tensor the message shows (all when negative).
+
+        Returns:
+            this Options instance.
+        """
+        return AssertThat.Options(summarize=summarize)
 
 
 @final
@@ -2205,6 +2289,84 @@ class Where(PrimitiveOp):
     def asOutput(self) -> Output[TInt64]:
         """Returns the symbolic handle of the tensor."""
         return self._index
+
+
+@final
+class SetDiff1d(PrimitiveOp, Generic[TN_co]):
+    """Computes the difference between two lists of numbers.
+
+    ``out`` holds the elements of the vector ``x`` that are not in the vector ``y``,
+    in their order in ``x`` (repeats kept), and ``idx`` their positions in ``x``, so
+    that ``out[i] == x[idx[i]]``. Equality is numbers' (``-0.0`` equals ``0.0``, NaN
+    equals nothing). The result's length depends on the values, so on the XLA backend
+    ``x`` and ``y`` must be known when the request is compiled (a constant, something
+    computed from constants, or a value fed straight into it). Bool is not allowed
+    (TensorFlow has no kernel for it). Not differentiable.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> d = tf.setDiff1d(tf.constant([1, 2, 3, 4, 2, 6]), tf.constant([2, 5, 1]))
+        >>> [v.tolist() for v in Session(g).runner().fetch(d.out()).fetch(d.idx()).run()]
+        [[3, 4, 6], [2, 3, 5]]
+    """
+
+    OP_NAME: Final = "ListDiff"
+
+    __slots__ = ("_out", "_idx")
+
+    @frozen
+    class Options:
+        """Optional attributes for :class:`SetDiff1d`."""
+
+        outIdx: type[TIntegral] | None = None
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._out = cast("Output[TN_co]", operation.output(0))
+        self._idx = cast("Output[TIntegral]", operation.output(1))
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        x: Operand[TN] | TensorValue,
+        y: Operand[TN] | TensorValue,
+        *options: SetDiff1d.Options,
+        outIdx: type[TIntegral] | None = None,
+    ) -> SetDiff1d[TN]:
+        """Factory method to create a class wrapping a new ListDiff operation.
+
+        Args:
+            scope: current scope.
+            x: the values to keep, a vector.
+            y: the values to remove, a vector.
+            options: carries optional attribute values (``SetDiff1d.outIdx(...)``).
+            outIdx: the data type of ``idx`` (the same as the option).
+
+        Returns:
+            a new instance of SetDiff1d.
+        """
+        operation = build(scope, "ListDiff", (x, y), {"out_idx": outIdx}, options)
+        return SetDiff1d(operation)
+
+    @staticmethod
+    def outIdx(outIdx: type[TIntegral]) -> SetDiff1d.Options:
+        """Sets the ``outIdx`` option.
+
+        Args:
+            outIdx: the data type of ``idx``.
+
+        Returns:
+            this Options instance.
+        """
+        return SetDiff1d.Options(outIdx=outIdx)
+
+    def out(self) -> Output[TN_co]:
+        """Returns the values of ``x`` not in ``y``."""
+        return self._out
+
+    def idx(self) -> Output[TIntegral]:
+        """Returns their positions in ``x``."""
+        return self._idx
 
 
 @final

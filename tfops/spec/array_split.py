@@ -337,3 +337,52 @@ registerOp(
     )
 )
 notDifferentiable("Where")
+
+
+# -- ListDiff ------------------------------------------------------------------------------
+def _listDiffShape(ctx: InferContext) -> Sequence[Shape]:
+    vectorLength(ctx, 0, "x")
+    vectorLength(ctx, 1, "y")
+    return [Shape.of(-1), Shape.of(-1)]
+
+
+registerOp(
+    OpDef(
+        type="ListDiff",
+        group="core",
+        className="SetDiff1d",
+        facadeName="setDiff1d",
+        defaultName="SetDiff1d",
+        summary="Computes the difference between two lists of numbers.",
+        description=(
+            "``out`` holds the elements of the vector ``x`` that are not in the vector ``y``,\n"
+            "in their order in ``x`` (repeats kept), and ``idx`` their positions in ``x``, so\n"
+            "that ``out[i] == x[idx[i]]``. Equality is numbers' (``-0.0`` equals ``0.0``, NaN\n"
+            "equals nothing). The result's length depends on the values, so on the XLA backend\n"
+            "``x`` and ``y`` must be known when the request is compiled (a constant, something\n"
+            "computed from constants, or a value fed straight into it). Bool is not allowed\n"
+            "(TensorFlow has no kernel for it). Not differentiable."
+        ),
+        inputs=(
+            InputDef("x", "the values to keep, a vector", typeAttr="T"),
+            InputDef("y", "the values to remove, a vector", typeAttr="T"),
+        ),
+        outputs=(
+            OutputDef("out", "the values of ``x`` not in ``y``", typeAttr="T"),
+            OutputDef("idx", "their positions in ``x``", typeAttr="out_idx"),
+        ),
+        attrs=(
+            AttrDef("T", "type", allowed=NUMBERS),
+            AttrDef("out_idx", "type", "the data type of ``idx``", allowed=INDEX_TYPES,
+                    default=TInt32, option="outIdx"),
+        ),
+        infer=_listDiffShape,
+        example=(
+            ">>> g = Graph(); tf = Ops.create(g)\n"
+            ">>> d = tf.setDiff1d(tf.constant([1, 2, 3, 4, 2, 6]), tf.constant([2, 5, 1]))\n"
+            ">>> [v.tolist() for v in Session(g).runner().fetch(d.out()).fetch(d.idx()).run()]\n"
+            "[[3, 4, 6], [2, 3, 5]]"
+        ),
+    )
+)
+notDifferentiable("ListDiff")

@@ -94,3 +94,21 @@ def _where(site: KernelSite) -> Kernel:
         return np.argwhere(x).astype(np.int64)
 
     return run
+
+
+def listDiff(x: Array, y: Array, index: type[np.generic]) -> tuple[Array, Array]:
+    """ListDiff's outputs: the elements of ``x`` not in ``y`` and their positions."""
+    check(x.ndim == 1, f"x must be a vector, got shape {list(x.shape)}")
+    check(y.ndim == 1, f"y must be a vector, got shape {list(y.shape)}")
+    kept = ~np.isin(x, y)
+    return x[kept], np.flatnonzero(kept).astype(index)
+
+
+@registerKernel("ListDiff", fresh=True)
+def _listDiff(site: KernelSite) -> Kernel:
+    index = site.attr("out_idx").DTYPE
+
+    def run(x: Array, y: Array) -> tuple[Array, Array]:
+        return listDiff(x, y, index)
+
+    return run

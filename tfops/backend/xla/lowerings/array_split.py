@@ -15,7 +15,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from tfops.backend.numpy.kernels.array_split import clipShapesMatch, splitDim
+from tfops.backend.numpy.kernels.array_split import clipShapesMatch, listDiff, splitDim
 from tfops.backend.xla.lowerings.indexing import check
 from tfops.backend.xla.registry import LoweringSite, registerLowering
 from tfops.errors import InvalidArgumentError
@@ -76,3 +76,10 @@ def _clipByValue(site: LoweringSite, t: Any, low: Any, high: Any) -> Any:
 def _where(site: LoweringSite, x: np.ndarray[Any, Any]) -> Any:
     check(x.ndim > 0, "input must have at least one dimension, got a scalar")
     return jnp.asarray(np.argwhere(x).astype(np.int64))
+
+
+@registerLowering("ListDiff", static=(0, 1))
+def _listDiff(site: LoweringSite, x: np.ndarray[Any, Any],
+              y: np.ndarray[Any, Any]) -> tuple[Any, Any]:
+    out, idx = listDiff(x, y, site.dtype(1).type)
+    return jnp.asarray(out), jnp.asarray(idx)
