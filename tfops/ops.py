@@ -12,6 +12,7 @@ import numpy as np
 from scope import ExecutionEnvironment, HasOp, Scope
 from tfops import shape as _shape
 from tfops.composite.array import Ones, Zeros
+from tfops.composite.mask import BooleanMask, BooleanMaskUpdate
 from tfops.errors import DataTypeError
 from tfops.op._gradients_op import Gradients
 from tfops.op._typevars import TF, TI, TN, T
@@ -2492,6 +2493,67 @@ class Ops:
             a new instance of NoOp.
         """
         return NoOp.create(self._scope)
+
+    def booleanMask(
+        self,
+        tensor: Operand[T] | TensorValue,
+        mask: Operand[TBool] | TensorValue,
+        *options: BooleanMask.Options,
+        axis: int | None = None,
+    ) -> BooleanMask[T]:
+        """Applies a boolean mask to a tensor: the slices where the mask is true.
+
+        Args:
+            tensor: the tensor to mask.
+            mask: a bool tensor of rank at least 1 whose shape is that of the tensor's
+                dimensions from ``axis`` on.
+            options: carries optional attribute values (``BooleanMask.axis(...)``).
+            axis: the first dimension of the tensor the mask applies to (default 0; negative
+                counts from the end); the same as the option.
+
+        Returns:
+            the masked tensor.
+
+        Raises:
+            IllegalArgumentError: the mask is a scalar, of unknown rank, or of a shape that
+                does not match the tensor's dimensions from ``axis`` on.
+        """
+        return BooleanMask.create(self._scope, tensor, mask, *options, axis=axis)
+
+    def booleanMaskUpdate(
+        self,
+        tensor: Operand[T] | TensorValue,
+        mask: Operand[TBool] | TensorValue,
+        updates: Operand[T] | TensorValue,
+        *options: BooleanMaskUpdate.Options,
+        axis: int | None = None,
+        broadcast: bool | None = None,
+    ) -> BooleanMaskUpdate[T]:
+        """Updates a tensor at the masked positions; the tensor itself is not changed.
+
+        Args:
+            tensor: the tensor to update.
+            mask: a bool tensor of rank at least 1 whose shape is that of the tensor's
+                dimensions from ``axis`` on.
+            updates: the new values, of the shape of ``booleanMask(tensor, mask)`` or
+                broadcastable to it.
+            options: carries optional attribute values (``BooleanMaskUpdate.axis(...)``,
+                ``BooleanMaskUpdate.broadcast(...)``).
+            axis: the first dimension of the tensor the mask applies to (default 0; negative
+                counts from the end); the same as the option.
+            broadcast: whether ``updates`` is broadcast to the shape of the masked slices
+                (default true); the same as the option.
+
+        Returns:
+            the updated copy of the tensor.
+
+        Raises:
+            IllegalArgumentError: the mask is a scalar, of unknown rank, or of a shape that
+                does not match the tensor's dimensions from ``axis`` on.
+        """
+        return BooleanMaskUpdate.create(
+            self._scope, tensor, mask, updates, *options, axis=axis, broadcast=broadcast
+        )
 
     def zeros(self, dims: Operand[TIntegral] | TensorValue, type: type[T]) -> Zeros[T]:
         """Creates a zeroed tensor given its type and shape.
