@@ -6,6 +6,7 @@ finite differences."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -14,7 +15,8 @@ from opchecks import ALL, NUMBERS, assertGradient, assertMatches, assertRejected
 
 from tfops import Graph, Ops, Shape
 from tfops.errors import InvalidArgumentError
-from tfops.types import TBool, TFloat32, TFloat64, TInt32, TInt64, TType
+from tfops.op.core import Gradients
+from tfops.types import TBool, TFloat16, TFloat32, TFloat64, TInt32, TInt64, TType
 
 HERE = f"created at {__file__}:"
 
@@ -359,3 +361,50 @@ def test_scattersOfFloat64AndInt64Indices(tf: Ops, run: Any) -> None:
     u = tf.tensorScatterNdUpdate(tf.constant(np.zeros(3)), i, tf.constant(np.ones(2)))
     assert u.op().attr("Tindices") is TInt64 and u.asOutput().dataType() is TFloat64
     assert run(u).tolist() == [1.0, 0.0, 1.0]
+
+
+# -- against TensorFlow (tests/fixtures/tf/arrays.npz, written by make_arrays.py) ----------
+TF = np.load(Path(__file__).parents[1] / "fixtures" / "tf" / "arrays.npz")
+
+
+def test_gatherNdAndItsGradientMatchTensorFlow(tf: Ops, run: Any) -> None:
+    params = tf.constant(TF["gathernd_params"])
+    g = tf.gatherNd(params, tf.constant(TF["gathernd_indices"]))
+    d = tf.gradients(g, [params], Gradients.dx([tf.constant(TF["gathernd_seed"])])).dy(0)
+    got, grad = run(g, d)
+    assertMatches(got, TF["gathernd_out"], TFloat64)
+    assertMatches(grad, TF["gathernd_dparams"], TFloat64)
+
+
+@pytest.mark.parametrize("dtype", [TFloat16, TFloat64], ids=lambda t: t.NAME)
+def test_scatterNdSumsAsTensorFlow(tf: Ops, run: Any, dtype: type[TType]) -> None:
+    key = f"scatternd_{np.dtype(dtype.DTYPE).name}"
+    s = tf.scatterNd(tf.constant(TF[f"{key}_indices"]), tf.constant(TF[f"{key}_updates"]),
+                     tf.constant(np.array([4, 3], np.int64)))
+    assertMatches(run(s), TF[f"{key}_out"], dtype)
+
+
+def test_scatterNdGradientMatchesTensorFlow(tf: Ops, run: Any) -> None:
+    u = tf.constant(TF["scatterndgrad_updates"])
+    s = tf.scatterNd(tf.constant(TF["scatterndgrad_indices"]), u, tf.constant([3, 4]))
+    d = tf.gradients(s, [u], Gradients.dx([tf.constant(TF["scatterndgrad_seed"])])).dy(0)
+    assertMatches(run(d), TF["scatterndgrad_dupdates"], TFloat64)
+
+
+@pytest.mark.parametrize("name", ["update", "add"])
+def test_tensorScatterAndItsGradientsMatchTensorFlow(tf: Ops, run: Any, name: str) -> None:
+    t, u = tf.constant(TF["tscatter_tensor"]), tf.constant(TF["tscatter_updates"])
+    make = tf.tensorScatterNdUpdate if name == "update" else tf.tensorScatterNdAdd
+    y = make(t, tf.constant(TF["tscatter_indices"]), u)
+    d = tf.gradients(y, [t, u], Gradients.dx([tf.constant(TF["tscatter_seed"])]))
+    got, dt, du = run(y, d.dy(0), d.dy(1))
+    assertMatches(got, TF[f"tscatter_{name}_out"], TFloat64)
+    assertMatches(dt, TF[f"tscatter_{name}_dtensor"], TFloat64)
+    assertMatches(du, TF[f"tscatter_{name}_dupdates"], TFloat64)
+
+
+def test_tensorScatterAddOfRepeatedIndicesMatchesTensorFlow(tf: Ops, run: Any) -> None:
+    y = tf.tensorScatterNdAdd(tf.constant(TF["tscatter_tensor"]),
+                              tf.constant(TF["tscatter_add_repeated_indices"]),
+                              tf.constant(TF["tscatter_add_repeated_updates"]))
+    assertMatches(run(y), TF["tscatter_add_repeated_out"], TFloat64)

@@ -4,14 +4,16 @@ run-time checks and gradients (TensorFlow's rules, against finite differences)."
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 from opchecks import ALL, NUMBERS, assertGradient, assertMatches, assertRejected, placeholder
 
-from tfops import Graph, Ops, Shape
+from tfops import Graph, Ops, Session, Shape
 from tfops.errors import InvalidArgumentError
+from tfops.op.core import Gradients, SetDiff1d
 from tfops.types import TBool, TFloat32, TFloat64, TInt32, TInt64, TType
 
 HERE = f"created at {__file__}:"
@@ -402,3 +404,52 @@ def test_setDiff1dOfAFedMatrixFailsAtRunTime(tf: Ops, run: Any) -> None:
     d = tf.setDiff1d(x, tf.constant([1]))
     with pytest.raises(InvalidArgumentError, match="x must be a vector, got shape"):
         run(d.out(), feeds={x: np.zeros((2, 2), np.int32)})
+
+
+# -- against TensorFlow (tests/fixtures/tf/arrays.npz, written by make_arrays.py) ----------
+TF = np.load(Path(__file__).parents[1] / "fixtures" / "tf" / "arrays.npz")
+
+
+@pytest.mark.parametrize("dtype", NUMBERS, ids=lambda t: t.NAME)
+def test_clipMatchesTensorFlow(tf: Ops, run: Any, dtype: type[TType]) -> None:
+    key = f"clip_{np.dtype(dtype.DTYPE).name}"
+    c = tf.clipByValue(tf.constant(TF[f"{key}_t"]), tf.constant(TF[f"{key}_lo"]),
+                       tf.constant(TF[f"{key}_hi"]))
+    assertMatches(run(c), TF[f"{key}_out"], dtype)
+
+
+def test_clipGradientMatchesTensorFlow(tf: Ops, run: Any) -> None:
+    t, lo, hi = (tf.constant(TF[f"clipgrad_{k}"]) for k in ("t", "lo", "hi"))
+    seed = Gradients.dx([tf.constant(TF["clipgrad_seed"])])
+    d = tf.gradients(tf.clipByValue(t, lo, hi), [t, lo, hi], seed)
+    for i, k in enumerate(("dt", "dlo", "dhi")):
+        assertMatches(run(d.dy(i)), TF[f"clipgrad_{k}"], TFloat64)
+
+
+@pytest.mark.parametrize("kind", ["bool", "float"])
+def test_whereMatchesTensorFlow(tf: Ops, run: Any, kind: str) -> None:
+    w = tf.where(tf.constant(TF[f"where_{kind}_in"]))
+    assertMatches(run(w), TF[f"where_{kind}_out"], TInt64)
+
+
+def test_setDiff1dMatchesTensorFlow(tf: Ops, run: Any) -> None:
+    d = tf.setDiff1d(tf.constant(TF["listdiff_x"]), tf.constant(TF["listdiff_y"]),
+                     SetDiff1d.outIdx(TInt64))
+    out, idx = run(d.out(), d.idx())
+    assertMatches(out, TF["listdiff_out"], TInt64)
+    assertMatches(idx, TF["listdiff_idx"], TInt64)
+
+
+def test_whereOfAVariableOnXlaMustBeKnownWhenCompiled(
+    tf: Ops, session: Session, backend: str
+) -> None:
+    v = tf.variable(tf.constant([1.0, -1.0, 2.0]))
+    w = tf.where(tf.math.greater(v, tf.constant(0.0)))
+    session.initialize()
+    if backend == "numpy":
+        assert session.runner().fetch(w).run()[0].tolist() == [[0], [2]]
+        return
+    with pytest.raises(InvalidArgumentError) as info:  # its result's size is a value of state
+        session.runner().fetch(w).run()
+    assert "must be known when the request is compiled" in str(info.value)
+    assert info.value.op == w.op()

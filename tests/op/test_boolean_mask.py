@@ -5,6 +5,7 @@ the masks TF Java rejects."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -174,3 +175,10 @@ def test_badMasksAreRejected(graph: Graph, tf: Ops, mask: Any, axis: int, fragme
 def test_aFloatTensorKeepsItsTypeForPythonUpdates(tf: Ops, run: Any) -> None:
     y = tf.booleanMaskUpdate(tf.constant(np.array([1.0, 2.0])), [False, True], 5)
     assert y.asOutput().dataType() is TFloat64 and run(y).tolist() == [1.0, 5.0]
+
+
+def test_booleanMaskMatchesTensorFlow(tf: Ops, run: Any) -> None:
+    fixture = np.load(Path(__file__).parents[1] / "fixtures" / "tf" / "arrays.npz")
+    y = tf.booleanMask(tf.constant(fixture["booleanmask_t"]),
+                       tf.constant(fixture["booleanmask_m"]), axis=1)
+    assertMatches(run(y), fixture["booleanmask_out"], TFloat64)

@@ -109,8 +109,9 @@ class BooleanMask(_Masked[T_co]):
     tensor.shape[axis+K:]`` for ``n`` true elements. The graph holds, under the sub-scope
     ``BooleanMask``, a ``Reshape`` of the tensor, a ``Where`` of the flattened mask and a
     ``Gather`` (``op()``). ``n`` depends on the mask's values, so on the XLA backend the mask
-    must be known when the request is compiled (a constant, or a value fed straight into
-    it). The gradient flows to the tensor through the ``Gather``.
+    must be known when the request is compiled: computed from constants and fed values, not
+    from variables or random ops (see ``Where``). The gradient flows to the tensor through
+    the ``Gather``.
 
     Example:
         >>> g = Graph(); tf = Ops.create(g)
@@ -193,7 +194,7 @@ class BooleanMaskUpdate(_Masked[T_co]):
     sub-scope ``BooleanMaskUpdate``, a ``Where`` of the mask (broadcast over the dimensions
     before ``axis``) and a ``TensorScatterNdUpdate`` (``op()``), so gradients flow to the
     tensor (zero where it was replaced) and to the updates. On the XLA backend the mask must be
-    known when the request is compiled.
+    known when the request is compiled, as for :class:`BooleanMask`.
 
     TF Java reshapes the tensor to ``[prod(shape[:axis+K])] + shape[axis+K:]`` and scatters
     the mask's coordinates into that, which is right only for ``axis`` 0 and a vector mask;

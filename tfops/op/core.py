@@ -2248,8 +2248,9 @@ class Where(PrimitiveOp):
     The result is an int64 matrix with a row per true element of ``input`` (for a
     number, nonzero: NaN counts, -0.0 does not) and a column per dimension, the rows
     in row-major order of the elements. Its number of rows depends on the values, so
-    on the XLA backend ``input`` must be known when the request is compiled (a
-    constant, something computed from constants, or a value fed straight into it).
+    on the XLA backend ``input`` must be known when the request is compiled: computed
+    from constants and fed values (XLA compiles it in, once per distinct value), not
+    from variables or random ops.
     TensorFlow accepts a scalar when the graph is built and fails when it runs; here a
     scalar of known shape is rejected when the op is created. Not differentiable.
 
@@ -2299,9 +2300,10 @@ class SetDiff1d(PrimitiveOp, Generic[TN_co]):
     in their order in ``x`` (repeats kept), and ``idx`` their positions in ``x``, so
     that ``out[i] == x[idx[i]]``. Equality is numbers' (``-0.0`` equals ``0.0``, NaN
     equals nothing). The result's length depends on the values, so on the XLA backend
-    ``x`` and ``y`` must be known when the request is compiled (a constant, something
-    computed from constants, or a value fed straight into it). Bool is not allowed
-    (TensorFlow has no kernel for it). Not differentiable.
+    ``x`` and ``y`` must be known when the request is compiled: computed from
+    constants and fed values (XLA compiles them in, once per distinct value), not from
+    variables or random ops. Bool is not allowed (TensorFlow has no kernel for it).
+    Not differentiable.
 
     Example:
         >>> g = Graph(); tf = Ops.create(g)

@@ -321,8 +321,9 @@ registerOp(
             "The result is an int64 matrix with a row per true element of ``input`` (for a\n"
             "number, nonzero: NaN counts, -0.0 does not) and a column per dimension, the rows\n"
             "in row-major order of the elements. Its number of rows depends on the values, so\n"
-            "on the XLA backend ``input`` must be known when the request is compiled (a\n"
-            "constant, something computed from constants, or a value fed straight into it).\n"
+            "on the XLA backend ``input`` must be known when the request is compiled: computed\n"
+            "from constants and fed values (XLA compiles it in, once per distinct value), not\n"
+            "from variables or random ops.\n"
             "TensorFlow accepts a scalar when the graph is built and fails when it runs; here a\n"
             "scalar of known shape is rejected when the op is created. Not differentiable."
         ),
@@ -359,9 +360,10 @@ registerOp(
             "in their order in ``x`` (repeats kept), and ``idx`` their positions in ``x``, so\n"
             "that ``out[i] == x[idx[i]]``. Equality is numbers' (``-0.0`` equals ``0.0``, NaN\n"
             "equals nothing). The result's length depends on the values, so on the XLA backend\n"
-            "``x`` and ``y`` must be known when the request is compiled (a constant, something\n"
-            "computed from constants, or a value fed straight into it). Bool is not allowed\n"
-            "(TensorFlow has no kernel for it). Not differentiable."
+            "``x`` and ``y`` must be known when the request is compiled: computed from\n"
+            "constants and fed values (XLA compiles them in, once per distinct value), not from\n"
+            "variables or random ops. Bool is not allowed (TensorFlow has no kernel for it).\n"
+            "Not differentiable."
         ),
         inputs=(
             InputDef("x", "the values to keep, a vector", typeAttr="T"),
