@@ -1857,7 +1857,8 @@ class TensorScatterNdUpdate(PrimitiveOp, Generic[T_co]):
 
     Example:
         >>> g = Graph(); tf = Ops.create(g)
-        >>> y = tf.tensorScatterNdUpdate(tf.constant([1, 2, 3, 4]), tf.constant([[1], [3]]), tf.constant([9, 8]))
+        >>> t = tf.constant([1, 2, 3, 4])
+        >>> y = tf.tensorScatterNdUpdate(t, tf.constant([[1], [3]]), tf.constant([9, 8]))
         >>> Session(g).runner().fetch(y).run()[0].tolist()
         [1, 9, 3, 8]
     """
@@ -1946,7 +1947,8 @@ class TensorScatterNdAdd(PrimitiveOp, Generic[TN_co]):
 
     Example:
         >>> g = Graph(); tf = Ops.create(g)
-        >>> y = tf.tensorScatterNdAdd(tf.constant([1, 2, 3, 4]), tf.constant([[1], [1]]), tf.constant([10, 20]))
+        >>> t = tf.constant([1, 2, 3, 4])
+        >>> y = tf.tensorScatterNdAdd(t, tf.constant([[1], [1]]), tf.constant([10, 20]))
         >>> Session(g).runner().fetch(y).run()[0].tolist()
         [1, 32, 3, 4]
     """
@@ -2032,7 +2034,8 @@ class Split(PrimitiveOp, Generic[T_co]):
     Example:
         >>> g = Graph(); tf = Ops.create(g)
         >>> parts = tf.split(tf.constant(1), tf.constant([[1, 2, 3, 4], [5, 6, 7, 8]]), 2)
-        >>> [p.tolist() for p in Session(g).runner().fetch(parts.output()[0]).fetch(parts.output()[1]).run()]
+        >>> a, b = parts.output()
+        >>> [p.tolist() for p in Session(g).runner().fetch(a).fetch(b).run()]
         [[[1, 2], [5, 6]], [[3, 4], [7, 8]]]
     """
 
@@ -2087,7 +2090,8 @@ class SplitV(PrimitiveOp, Generic[T_co]):
     Example:
         >>> g = Graph(); tf = Ops.create(g)
         >>> parts = tf.splitV(tf.constant([1, 2, 3, 4, 5]), tf.constant([1, -1]), tf.constant(0), 2)
-        >>> [p.tolist() for p in Session(g).runner().fetch(parts.output()[0]).fetch(parts.output()[1]).run()]
+        >>> a, b = parts.output()
+        >>> [p.tolist() for p in Session(g).runner().fetch(a).fetch(b).run()]
         [[1], [2, 3, 4, 5]]
     """
 

@@ -224,16 +224,22 @@ _tensorScatter(
     "backend keeps the last (as TensorFlow's CPU kernel does) and XLA any one of them. The\n"
     "gradient of ``tensor`` is the incoming gradient with the updated slices zeroed, that of\n"
     "``updates`` the incoming gradient's slices at ``indices``.",
-    example("tf.tensorScatterNdUpdate(tf.constant([1, 2, 3, 4]), tf.constant([[1], [3]]), "
-            "tf.constant([9, 8]))", "[1, 9, 3, 8]"),
+    ">>> g = Graph(); tf = Ops.create(g)\n"
+    ">>> t = tf.constant([1, 2, 3, 4])\n"
+    ">>> y = tf.tensorScatterNdUpdate(t, tf.constant([[1], [3]]), tf.constant([9, 8]))\n"
+    ">>> Session(g).runner().fetch(y).run()[0].tolist()\n"
+    "[1, 9, 3, 8]",
 )
 _tensorScatter(
     "TensorScatterAdd", "Adds", NUMBERS,
     "Each slice is added to the tensor's, repeated positions summed; bool is not allowed\n"
     "(TensorFlow has no kernel for it). The gradient of ``tensor`` is the incoming\n"
     "gradient, that of ``updates`` the incoming gradient's slices at ``indices``.",
-    example("tf.tensorScatterNdAdd(tf.constant([1, 2, 3, 4]), tf.constant([[1], [1]]), "
-            "tf.constant([10, 20]))", "[1, 32, 3, 4]"),
+    ">>> g = Graph(); tf = Ops.create(g)\n"
+    ">>> t = tf.constant([1, 2, 3, 4])\n"
+    ">>> y = tf.tensorScatterNdAdd(t, tf.constant([[1], [1]]), tf.constant([10, 20]))\n"
+    ">>> Session(g).runner().fetch(y).run()[0].tolist()\n"
+    "[1, 32, 3, 4]",
 )
 
 

@@ -78,8 +78,8 @@ registerOp(
         example=(
             ">>> g = Graph(); tf = Ops.create(g)\n"
             ">>> parts = tf.split(tf.constant(1), tf.constant([[1, 2, 3, 4], [5, 6, 7, 8]]), 2)\n"
-            ">>> [p.tolist() for p in Session(g).runner().fetch(parts.output()[0])"
-            ".fetch(parts.output()[1]).run()]\n"
+            ">>> a, b = parts.output()\n"
+            ">>> [p.tolist() for p in Session(g).runner().fetch(a).fetch(b).run()]\n"
             "[[[1, 2], [5, 6]], [[3, 4], [7, 8]]]"
         ),
     )
@@ -169,8 +169,8 @@ registerOp(
             ">>> g = Graph(); tf = Ops.create(g)\n"
             ">>> parts = tf.splitV(tf.constant([1, 2, 3, 4, 5]), tf.constant([1, -1]), "
             "tf.constant(0), 2)\n"
-            ">>> [p.tolist() for p in Session(g).runner().fetch(parts.output()[0])"
-            ".fetch(parts.output()[1]).run()]\n"
+            ">>> a, b = parts.output()\n"
+            ">>> [p.tolist() for p in Session(g).runner().fetch(a).fetch(b).run()]\n"
             "[[1], [2, 3, 4, 5]]"
         ),
     )
