@@ -346,9 +346,9 @@ def test_tensorScatterBadArgumentsAreRejected(
     graph: Graph, tf: Ops, tensor: Any, indices: Any, updates: Any, fragment: str
 ) -> None:
     assertRejected(graph, lambda: tf.tensorScatterNdUpdate(tensor, indices, updates),
-                   ValueError, f"TensorScatterUpdate 'TensorScatterUpdate' ({HERE}", fragment)
+                   ValueError, f"TensorScatterUpdate 'TensorScatterNdUpdate' ({HERE}", fragment)
     assertRejected(graph, lambda: tf.tensorScatterNdAdd(tensor, indices, updates),
-                   ValueError, f"TensorScatterAdd 'TensorScatterAdd' ({HERE}", fragment)
+                   ValueError, f"TensorScatterAdd 'TensorScatterNdAdd' ({HERE}", fragment)
 
 
 def test_tensorScatterAddRejectsBool(graph: Graph, tf: Ops) -> None:

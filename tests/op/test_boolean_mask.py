@@ -134,7 +134,7 @@ def test_opsAreNamedUnderTheSubScope(graph: Graph, tf: Ops) -> None:
     y = tf.booleanMask(t, m)
     u = tf.withName("update").booleanMaskUpdate(t, m, 0.0)
     assert y.op().name() == "BooleanMask/Gather" and y.op().type() == "GatherV2"
-    assert u.op().name() == "update/TensorScatterUpdate"
+    assert u.op().name() == "update/TensorScatterNdUpdate"
     names = [op.name() for op in graph.operations()]
     assert "BooleanMask/Where" in names and "update/Where" in names
 

@@ -184,13 +184,14 @@ def _tensorScatterShape(ctx: InferContext) -> Sequence[Shape]:
 
 def _tensorScatter(opType: str, verb: str, allowed: tuple[type[TType], ...], more: str,
                    example_: str) -> None:
+    javaName = f"TensorScatterNd{opType.removeprefix('TensorScatter')}"  # TF Java's class
     registerOp(
         OpDef(
             type=opType,
             group="core",
-            className=f"TensorScatterNd{opType.removeprefix('TensorScatter')}",
-            facadeName=f"tensorScatterNd{opType.removeprefix('TensorScatter')}",
-            defaultName=opType,
+            className=javaName,
+            facadeName=javaName[0].lower() + javaName[1:],
+            defaultName=javaName,
             summary=f"{verb} sparse ``updates`` to an existing tensor according to "
                     "``indices``.",
             description=(
