@@ -141,6 +141,16 @@ def test_gatherNdGradientMatchesFiniteDifferences(
     assertGradient(tf, lambda x: tf.math.square(tf.gatherNd(x, i)), [point(shape)])
 
 
+def test_gatherNdSecondDerivativeMatchesFiniteDifferences(tf: Ops) -> None:
+    indices = np.array([[2, 1], [0, 0], [2, 1]], np.int32)
+
+    def firstDerivative(x: Any) -> Any:
+        y = tf.gatherNd(tf.math.square(x), indices)
+        return tf.gradients(tf.sum(tf.math.mul(y, y), [0]), [x]).dy(0)
+
+    assertGradient(tf, firstDerivative, [point((3, 2))])
+
+
 def test_gatherNdGradientOfIndicesOfLengthZeroRaisesAsTensorFlow(tf: Ops, run: Any) -> None:
     x = tf.constant(np.zeros((3, 2)))
     d = tf.gradients(tf.gatherNd(x, np.zeros((2, 0), np.int32)), [x]).dy(0)

@@ -287,6 +287,14 @@ def test_clipGradientMatchesFiniteDifferences(tf: Ops, low: Any, high: Any) -> N
     assertGradient(tf, lambda t, a, b: tf.math.square(tf.clipByValue(t, a, b)), [x, low, high])
 
 
+def test_clipSecondDerivativeMatchesFiniteDifferences(tf: Ops) -> None:
+    def firstDerivative(t: Any, a: Any) -> Any:
+        y = tf.clipByValue(tf.math.mul(t, t), a, tf.constant(4.0, dtype=TFloat64))
+        return tf.gradients(tf.sum(tf.math.mul(y, y), [0, 1]), [t]).dy(0)
+
+    assertGradient(tf, firstDerivative, [point((2, 3)) + 0.1, np.full((2, 3), 0.5)])
+
+
 def test_clipGradientGoesToTheBoundItWasClippedTo(tf: Ops, run: Any) -> None:
     t, low, high = tf.constant([-2.0, 0.5, 3.0, 4.0]), tf.constant(0.0), tf.constant(1.0)
     d = tf.gradients(tf.clipByValue(t, low, high), [t, low, high])
