@@ -138,6 +138,16 @@ SAMPLES: dict[str, Callable[[Any], Any]] = {
         c(tf, [[[[1.0, 2.0]]]]), c(tf, [[[[1.0, 2.0]]]]), c(tf, [[[[0.5, 0.6]]]])),
     #
     # arrays: split, scatter, segments, matrices, random, assert
+    # arrays: split, reverse, scatter, set difference, assert (helper "arrays")
+    "Split": lambda tf: tf.split(c(tf, 0), c(tf, F), 2),
+    "SplitV": lambda tf: tf.splitV(c(tf, F), c(tf, [1, -1]), c(tf, 0), 2),
+    "ReverseV2": lambda tf: tf.reverse(c(tf, M), c(tf, [1])),
+    "GatherNd": lambda tf: tf.gatherNd(c(tf, M), c(tf, [[1, 0]])),
+    "ScatterNd": lambda tf: tf.scatterNd(c(tf, [[1]]), c(tf, [5.0]), c(tf, [3])),
+    "TensorScatterUpdate": lambda tf: tf.tensorScatterNdUpdate(
+        c(tf, F), c(tf, [[0]]), c(tf, [5.0])),
+    "TensorScatterAdd": lambda tf: tf.tensorScatterNdAdd(c(tf, F), c(tf, [[0]]), c(tf, [5.0])),
+    "Assert": lambda tf: tf.assertThat(c(tf, True), [c(tf, F), c(tf, [1, 2])]),
     #
     # math: trigonometric, rounding, special, integer, bitwise, solvers, norms
     #

@@ -12,6 +12,7 @@ import numpy as np
 from scope import ExecutionEnvironment, HasOp, Scope
 from tfops import shape as _shape
 from tfops.composite.array import Ones, Zeros
+from tfops.composite.mask import BooleanMask, BooleanMaskUpdate
 from tfops.errors import DataTypeError
 from tfops.op._gradients_op import Gradients
 from tfops.op._typevars import TF, TI, TN, T
@@ -19,17 +20,20 @@ from tfops.op._variables import initOp, variableWithInit
 from tfops.op.core import (
     All,
     Any,
+    AssertThat,
     Assign,
     AssignAdd,
     AssignSub,
     BroadcastGradientArgs,
     BroadcastTo,
     CheckNumerics,
+    ClipByValue,
     Concat,
     Constant,
     ExpandDims,
     Fill,
     Gather,
+    GatherNd,
     Identity,
     Max,
     Min,
@@ -42,19 +46,27 @@ from tfops.op.core import (
     Range,
     Rank,
     Reshape,
+    Reverse,
+    ScatterNd,
     Select,
+    SetDiff1d,
     Shape,
     Size,
     Slice,
+    Split,
+    SplitV,
     Squeeze,
     Stack,
     StopGradient,
     StridedSlice,
     StridedSliceGrad,
     Sum,
+    TensorScatterNdAdd,
+    TensorScatterNdUpdate,
     Tile,
     Unstack,
     Variable,
+    Where,
     ZerosLike,
 )
 from tfops.op.dtypes import Cast
@@ -1839,6 +1851,27 @@ class Ops:
         """
         return CheckNumerics.create(self._scope, tensor, message)
 
+    def assertThat(
+        self,
+        condition: Operand[TBool] | TensorValue,
+        data: Sequence[Operand[TType] | TensorValue],
+        *options: AssertThat.Options,
+        summarize: int | None = None,
+    ) -> AssertThat:
+        """Asserts that the given condition is true.
+
+        Args:
+            condition: the condition to check, a bool scalar.
+            data: the tensors the error message shows when the condition is false.
+            options: carries optional attribute values (``AssertThat.summarize(...)``).
+            summarize: how many elements of each tensor the message shows (all when negative) (the
+                same as the option).
+
+        Returns:
+            a new instance of AssertThat.
+        """
+        return AssertThat.create(self._scope, condition, data, *options, summarize=summarize)
+
     @overload
     def constant(self, value: TensorValue, dtype: type[T]) -> Constant[T]: ...
 
@@ -2128,6 +2161,208 @@ class Ops:
             a new instance of Tile.
         """
         return Tile.create(self._scope, input, multiples)
+
+    def gatherNd(
+        self,
+        params: Operand[T] | TensorValue,
+        indices: Operand[TIntegral] | TensorValue,
+        *options: GatherNd.Options,
+        badIndicesPolicy: str | None = None,
+    ) -> GatherNd[T]:
+        """Gather slices from ``params`` into a tensor with shape specified by ``indices``.
+
+        Args:
+            params: the tensor to gather from, at least a vector.
+            indices: the positions of the slices, at least a vector.
+            options: carries optional attribute values (``GatherNd.badIndicesPolicy(...)``).
+            badIndicesPolicy: what an index out of range does: ``''``, ``'DEFAULT'`` and ``'ERROR'``
+                raise InvalidArgumentError, ``'IGNORE'`` skips it (the same as the option).
+
+        Returns:
+            a new instance of GatherNd.
+        """
+        return GatherNd.create(
+            self._scope, params, indices, *options, badIndicesPolicy=badIndicesPolicy
+        )
+
+    def scatterNd(
+        self,
+        indices: Operand[TIntegral] | TensorValue,
+        updates: Operand[T] | TensorValue,
+        shape: Operand[TIntegral] | TensorValue,
+        *options: ScatterNd.Options,
+        badIndicesPolicy: str | None = None,
+    ) -> ScatterNd[T]:
+        """Scatters ``updates`` into a tensor of shape ``shape`` according to ``indices``.
+
+        Args:
+            indices: the positions of the slices, at least a vector.
+            updates: the slices to scatter.
+            shape: the shape of the result, a vector.
+            options: carries optional attribute values (``ScatterNd.badIndicesPolicy(...)``).
+            badIndicesPolicy: what an index out of range does: ``''``, ``'DEFAULT'`` and ``'ERROR'``
+                raise InvalidArgumentError, ``'IGNORE'`` skips it (the same as the option).
+
+        Returns:
+            a new instance of ScatterNd.
+        """
+        return ScatterNd.create(
+            self._scope, indices, updates, shape, *options, badIndicesPolicy=badIndicesPolicy
+        )
+
+    def tensorScatterNdUpdate(
+        self,
+        tensor: Operand[T] | TensorValue,
+        indices: Operand[TIntegral] | TensorValue,
+        updates: Operand[T] | TensorValue,
+        *options: TensorScatterNdUpdate.Options,
+        badIndicesPolicy: str | None = None,
+    ) -> TensorScatterNdUpdate[T]:
+        """Scatter sparse ``updates`` to an existing tensor according to ``indices``.
+
+        Args:
+            tensor: the tensor to copy and change.
+            indices: the positions of the slices, at least a vector.
+            updates: the slices, at least a vector.
+            options: carries optional attribute values
+                (``TensorScatterNdUpdate.badIndicesPolicy(...)``).
+            badIndicesPolicy: what an index out of range does: ``''``, ``'DEFAULT'`` and ``'ERROR'``
+                raise InvalidArgumentError, ``'IGNORE'`` skips it (the same as the option).
+
+        Returns:
+            a new instance of TensorScatterNdUpdate.
+        """
+        return TensorScatterNdUpdate.create(
+            self._scope, tensor, indices, updates, *options, badIndicesPolicy=badIndicesPolicy
+        )
+
+    def tensorScatterNdAdd(
+        self,
+        tensor: Operand[TN] | TensorValue,
+        indices: Operand[TIntegral] | TensorValue,
+        updates: Operand[TN] | TensorValue,
+        *options: TensorScatterNdAdd.Options,
+        badIndicesPolicy: str | None = None,
+    ) -> TensorScatterNdAdd[TN]:
+        """Adds sparse ``updates`` to an existing tensor according to ``indices``.
+
+        Args:
+            tensor: the tensor to copy and change.
+            indices: the positions of the slices, at least a vector.
+            updates: the slices, at least a vector.
+            options: carries optional attribute values
+                (``TensorScatterNdAdd.badIndicesPolicy(...)``).
+            badIndicesPolicy: what an index out of range does: ``''``, ``'DEFAULT'`` and ``'ERROR'``
+                raise InvalidArgumentError, ``'IGNORE'`` skips it (the same as the option).
+
+        Returns:
+            a new instance of TensorScatterNdAdd.
+        """
+        return TensorScatterNdAdd.create(
+            self._scope, tensor, indices, updates, *options, badIndicesPolicy=badIndicesPolicy
+        )
+
+    def split(
+        self,
+        split_dim: Operand[TInt32] | TensorValue,
+        value: Operand[T] | TensorValue,
+        numSplit: int,
+    ) -> Split[T]:
+        """Splits a tensor into ``num_split`` tensors along one dimension.
+
+        Args:
+            split_dim: the dimension to split along, a scalar in ``[-rank, rank)``.
+            value: the tensor to split.
+            numSplit: the number of pieces, at least 1.
+
+        Returns:
+            a new instance of Split.
+        """
+        return Split.create(self._scope, split_dim, value, numSplit)
+
+    def splitV(
+        self,
+        value: Operand[T] | TensorValue,
+        size_splits: Operand[TIntegral] | TensorValue,
+        split_dim: Operand[TInt32] | TensorValue,
+        numSplit: int,
+    ) -> SplitV[T]:
+        """Splits a tensor into ``num_split`` tensors of given sizes along one dimension.
+
+        Args:
+            value: the tensor to split.
+            size_splits: the size of each piece along ``split_dim`` (one may be -1), a vector of
+                ``num_split`` entries.
+            split_dim: the dimension to split along, a scalar in ``[-rank, rank)``.
+            numSplit: the number of pieces, at least 1.
+
+        Returns:
+            a new instance of SplitV.
+        """
+        return SplitV.create(self._scope, value, size_splits, split_dim, numSplit)
+
+    def reverse(
+        self, tensor: Operand[T] | TensorValue, axis: Operand[TIntegral] | TensorValue
+    ) -> Reverse[T]:
+        """Reverses specific dimensions of a tensor.
+
+        Args:
+            tensor: the tensor to reverse, of rank at most 8.
+            axis: the dimensions to reverse, a vector.
+
+        Returns:
+            a new instance of Reverse.
+        """
+        return Reverse.create(self._scope, tensor, axis)
+
+    def clipByValue(
+        self,
+        t: Operand[TN] | TensorValue,
+        clip_value_min: Operand[TN] | TensorValue,
+        clip_value_max: Operand[TN] | TensorValue,
+    ) -> ClipByValue[TN]:
+        """Clips tensor values to a specified min and max.
+
+        Args:
+            t: the tensor to clip.
+            clip_value_min: the lower bound, a scalar or of ``t``'s shape.
+            clip_value_max: the upper bound, a scalar or of ``t``'s shape.
+
+        Returns:
+            a new instance of ClipByValue.
+        """
+        return ClipByValue.create(self._scope, t, clip_value_min, clip_value_max)
+
+    def where(self, input: Operand[TType] | TensorValue) -> Where:
+        """Returns the coordinates of the true (nonzero) elements of a tensor.
+
+        Args:
+            input: the tensor whose true elements are wanted, at least a vector.
+
+        Returns:
+            a new instance of Where.
+        """
+        return Where.create(self._scope, input)
+
+    def setDiff1d(
+        self,
+        x: Operand[TN] | TensorValue,
+        y: Operand[TN] | TensorValue,
+        *options: SetDiff1d.Options,
+        outIdx: type[TIntegral] | None = None,
+    ) -> SetDiff1d[TN]:
+        """Computes the difference between two lists of numbers.
+
+        Args:
+            x: the values to keep, a vector.
+            y: the values to remove, a vector.
+            options: carries optional attribute values (``SetDiff1d.outIdx(...)``).
+            outIdx: the data type of ``idx`` (the same as the option).
+
+        Returns:
+            a new instance of SetDiff1d.
+        """
+        return SetDiff1d.create(self._scope, x, y, *options, outIdx=outIdx)
 
     def gather(
         self,
@@ -2527,6 +2762,67 @@ class Ops:
             a new instance of NoOp.
         """
         return NoOp.create(self._scope)
+
+    def booleanMask(
+        self,
+        tensor: Operand[T] | TensorValue,
+        mask: Operand[TBool] | TensorValue,
+        *options: BooleanMask.Options,
+        axis: int | None = None,
+    ) -> BooleanMask[T]:
+        """Applies a boolean mask to a tensor: the slices where the mask is true.
+
+        Args:
+            tensor: the tensor to mask.
+            mask: a bool tensor of rank at least 1 whose shape is that of the tensor's
+                dimensions from ``axis`` on.
+            options: carries optional attribute values (``BooleanMask.axis(...)``).
+            axis: the first dimension of the tensor the mask applies to (default 0; negative
+                counts from the end); the same as the option.
+
+        Returns:
+            the masked tensor.
+
+        Raises:
+            IllegalArgumentError: the mask is a scalar, of unknown rank, or of a shape that
+                does not match the tensor's dimensions from ``axis`` on.
+        """
+        return BooleanMask.create(self._scope, tensor, mask, *options, axis=axis)
+
+    def booleanMaskUpdate(
+        self,
+        tensor: Operand[T] | TensorValue,
+        mask: Operand[TBool] | TensorValue,
+        updates: Operand[T] | TensorValue,
+        *options: BooleanMaskUpdate.Options,
+        axis: int | None = None,
+        broadcast: bool | None = None,
+    ) -> BooleanMaskUpdate[T]:
+        """Updates a tensor at the masked positions; the tensor itself is not changed.
+
+        Args:
+            tensor: the tensor to update.
+            mask: a bool tensor of rank at least 1 whose shape is that of the tensor's
+                dimensions from ``axis`` on.
+            updates: the new values, of the shape of ``booleanMask(tensor, mask)`` or
+                broadcastable to it.
+            options: carries optional attribute values (``BooleanMaskUpdate.axis(...)``,
+                ``BooleanMaskUpdate.broadcast(...)``).
+            axis: the first dimension of the tensor the mask applies to (default 0; negative
+                counts from the end); the same as the option.
+            broadcast: whether ``updates`` is broadcast to the shape of the masked slices
+                (default true); the same as the option.
+
+        Returns:
+            the updated copy of the tensor.
+
+        Raises:
+            IllegalArgumentError: the mask is a scalar, of unknown rank, or of a shape that
+                does not match the tensor's dimensions from ``axis`` on.
+        """
+        return BooleanMaskUpdate.create(
+            self._scope, tensor, mask, updates, *options, axis=axis, broadcast=broadcast
+        )
 
     def zeros(self, dims: Operand[TIntegral] | TensorValue, type: type[T]) -> Zeros[T]:
         """Creates a zeroed tensor given its type and shape.

@@ -39,6 +39,16 @@ VALUES = [
     Value("ones", lambda tf: tf.ones(tf.constant([2, 1], dtype=TInt64), TFloat64),
           np.ones((2, 1)), TFloat64),
     Value("ones", lambda tf: tf.ones([2], TBool), np.ones(2, bool), TBool),
+    # arrays: booleanMask, booleanMaskUpdate (more in tests/op/test_boolean_mask.py)
+    Value("booleanMask", lambda tf: tf.booleanMask(tf.constant([[1, 2], [3, 4], [5, 6]]),
+                                                   tf.constant([True, False, True])),
+          np.array([[1, 2], [5, 6]], np.int32), TInt32),
+    Value("booleanMask", lambda tf: tf.booleanMask(
+        tf.constant(np.arange(6.0).reshape(2, 3)), tf.constant([False, True, True]), axis=1),
+          np.array([[1.0, 2.0], [4.0, 5.0]]), TFloat64),
+    Value("booleanMaskUpdate", lambda tf: tf.booleanMaskUpdate(
+        tf.constant([[1, 2], [3, 4], [5, 6]]), tf.constant([True, False, True]), 0),
+          np.array([[0, 0], [3, 4], [0, 0]], np.int32), TInt32),
 ]
 
 

@@ -2,10 +2,12 @@
 # Do not edit: change the spec and run the generator again.
 """The core ops.
 
-Fill, Range, OneHot, Select, CheckNumerics, Constant, Placeholder, Identity, StopGradient, Max,
-Min, Sum, Prod, All, Any, Rank, Size, Squeeze, Tile, Gather, Concat, Stack, Unstack, Pad, Slice,
-StridedSlice, StridedSliceGrad, Shape, Reshape, ExpandDims, BroadcastTo, BroadcastGradientArgs,
-ZerosLike, OnesLike, Variable, Assign, AssignAdd, AssignSub, NoOp.
+Fill, Range, OneHot, Select, CheckNumerics, AssertThat, Constant, Placeholder, Identity,
+StopGradient, Max, Min, Sum, Prod, All, Any, Rank, Size, Squeeze, Tile, GatherNd, ScatterNd,
+TensorScatterNdUpdate, TensorScatterNdAdd, Split, SplitV, Reverse, ClipByValue, Where,
+SetDiff1d, Gather, Concat, Stack, Unstack, Pad, Slice, StridedSlice, StridedSliceGrad, Shape,
+Reshape, ExpandDims, BroadcastTo, BroadcastGradientArgs, ZerosLike, OnesLike, Variable, Assign,
+AssignAdd, AssignSub, NoOp.
 
 Each class wraps one operation type; ``create`` adds a new operation to a scope's graph.
 The examples assume ``import numpy as np``, ``from tfops import Graph, Ops, Session,
@@ -47,6 +49,7 @@ __all__ = [
     "OneHot",
     "Select",
     "CheckNumerics",
+    "AssertThat",
     "Constant",
     "Placeholder",
     "Identity",
@@ -61,6 +64,16 @@ __all__ = [
     "Size",
     "Squeeze",
     "Tile",
+    "GatherNd",
+    "ScatterNd",
+    "TensorScatterNdUpdate",
+    "TensorScatterNdAdd",
+    "Split",
+    "SplitV",
+    "Reverse",
+    "ClipByValue",
+    "Where",
+    "SetDiff1d",
     "Gather",
     "Concat",
     "Stack",
@@ -383,6 +396,87 @@ class CheckNumerics(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     def asOutput(self) -> Output[TF_co]:
         """Returns the symbolic handle of the tensor."""
         return self._output
+
+
+@final
+class AssertThat(PrimitiveOp):
+    """Asserts that the given condition is true.
+
+    When the op runs and ``condition`` is false, the run fails with
+    ``InvalidArgumentError`` whose message is ``assertion failed:`` followed by each
+    tensor of ``data`` summarized as TensorFlow does: in brackets, its first
+    ``summarize`` elements (all of them for a negative ``summarize``) nested as the
+    tensor's dimensions, ``...`` where some are left out (``[[0 1...]...]``), bools
+    as 1 and 0, floats in the fewest digits that read back the same (up to 9 for
+    float32, 17 for float64). It has no outputs: make other ops depend on it
+    (``tf.withControlDependencies([check])``) or run it as a target. Data may mix
+    data types (TensorFlow's ``T`` attribute, a list of types, is not kept on the
+    op; ``N`` counts the data); strings, which tfops does not have, cannot be data.
+    A condition of known
+    shape that is not a scalar is rejected when the op is created (TensorFlow rejects
+    it when the op runs).
+
+    Example:
+        >>> from tfops.errors import InvalidArgumentError
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> x = tf.constant([1.0, -2.0])
+        >>> check = tf.assertThat(tf.all(tf.math.greater(x, 0.0), 0), [x])
+        >>> y = tf.withControlDependencies([check]).identity(x)
+        >>> try:
+        ...     Session(g).runner().fetch(y).run()
+        ... except InvalidArgumentError as e:
+        ...     print(e.message)
+        assertion failed: [1 -2]
+    """
+
+    OP_NAME: Final = "Assert"
+
+    __slots__ = ()
+
+    @frozen
+    class Options:
+        """Optional attributes for :class:`AssertThat`."""
+
+        summarize: int | None = None
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        condition: Operand[TBool] | TensorValue,
+        data: Sequence[Operand[TType] | TensorValue],
+        *options: AssertThat.Options,
+        summarize: int | None = None,
+    ) -> AssertThat:
+        """Factory method to create a class wrapping a new Assert operation.
+
+        Args:
+            scope: current scope.
+            condition: the condition to check, a bool scalar.
+            data: the tensors the error message shows when the condition is false.
+            options: carries optional attribute values (``AssertThat.summarize(...)``).
+            summarize: how many elements of each tensor the message shows (all when negative) (the
+                same as the option).
+
+        Returns:
+            a new instance of AssertThat.
+        """
+        operation = build(scope, "Assert", (condition, data), {"summarize": summarize}, options)
+        return AssertThat(operation)
+
+    @staticmethod
+    def summarize(summarize: int) -> AssertThat.Options:
+        """Sets the ``summarize`` option.
+
+        Args:
+            summarize: how many elements of each tensor the message shows (all when negative).
+
+        Returns:
+            this Options instance.
+        """
+        return AssertThat.Options(summarize=summarize)
 
 
 @final
@@ -1579,6 +1673,707 @@ class Tile(PrimitiveOp, Operators[T_co], Generic[T_co]):
     def asOutput(self) -> Output[T_co]:
         """Returns the symbolic handle of the tensor."""
         return self._output
+
+
+@final
+class GatherNd(PrimitiveOp, Operators[T_co], Generic[T_co]):
+    """Gather slices from ``params`` into a tensor with shape specified by ``indices``.
+
+    Each row of ``indices`` (its last dimension, of length ``K`` at most the rank of
+    ``params``) is the position of a slice of ``params``: the result has shape
+    ``indices.shape[:-1] + params.shape[K:]``. An index out of range raises
+    ``InvalidArgumentError`` when the op runs (``badIndicesPolicy('IGNORE')`` gives
+    zeros for it instead). The gradient scatters the incoming slices back to their
+    positions, summing repeated ones (``ScatterNd``); as in TensorFlow, that fails
+    when it runs for indices of length 0 (``ScatterNd`` cannot scatter whole tensors).
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.gatherNd(tf.constant([[1, 2], [3, 4]]), tf.constant([[1, 0], [0, 1]]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [3, 2]
+    """
+
+    OP_NAME: Final = "GatherNd"
+
+    __slots__ = ("_output",)
+
+    @frozen
+    class Options:
+        """Optional attributes for :class:`GatherNd`."""
+
+        badIndicesPolicy: str | None = None
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._output = cast("Output[T_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        params: Operand[T] | TensorValue,
+        indices: Operand[TIntegral] | TensorValue,
+        *options: GatherNd.Options,
+        badIndicesPolicy: str | None = None,
+    ) -> GatherNd[T]:
+        """Factory method to create a class wrapping a new GatherNd operation.
+
+        Args:
+            scope: current scope.
+            params: the tensor to gather from, at least a vector.
+            indices: the positions of the slices, at least a vector.
+            options: carries optional attribute values (``GatherNd.badIndicesPolicy(...)``).
+            badIndicesPolicy: what an index out of range does: ``''``, ``'DEFAULT'`` and ``'ERROR'``
+                raise InvalidArgumentError, ``'IGNORE'`` skips it (the same as the option).
+
+        Returns:
+            a new instance of GatherNd.
+        """
+        operation = build(
+            scope, "GatherNd", (params, indices), {"bad_indices_policy": badIndicesPolicy}, options
+        )
+        return GatherNd(operation)
+
+    @staticmethod
+    def badIndicesPolicy(badIndicesPolicy: str) -> GatherNd.Options:
+        """Sets the ``badIndicesPolicy`` option.
+
+        Args:
+            badIndicesPolicy: what an index out of range does: ``''``, ``'DEFAULT'`` and ``'ERROR'``
+                raise InvalidArgumentError, ``'IGNORE'`` skips it.
+
+        Returns:
+            this Options instance.
+        """
+        return GatherNd.Options(badIndicesPolicy=badIndicesPolicy)
+
+    def output(self) -> Output[T_co]:
+        """Returns the gathered slices."""
+        return self._output
+
+    def asOutput(self) -> Output[T_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._output
+
+
+@final
+class ScatterNd(PrimitiveOp, Operators[T_co], Generic[T_co]):
+    """Scatters ``updates`` into a tensor of shape ``shape`` according to ``indices``.
+
+    The result is zeros of ``shape`` with each slice of ``updates`` added at the
+    position its row of ``indices`` gives (length ``K``): ``updates`` has shape
+    ``indices.shape[:-1] + shape[K:]``, and slices at one position are summed (for
+    bool, or-ed). An index out of range raises ``InvalidArgumentError`` when the op
+    runs (``badIndicesPolicy('IGNORE')`` skips it). The gradient of ``updates`` is
+    the incoming gradient's slices at ``indices`` (``GatherNd``).
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.scatterNd(tf.constant([[1], [3], [1]]), tf.constant([1, 2, 3]), tf.constant([4]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [0, 4, 0, 2]
+    """
+
+    OP_NAME: Final = "ScatterNd"
+
+    __slots__ = ("_output",)
+
+    @frozen
+    class Options:
+        """Optional attributes for :class:`ScatterNd`."""
+
+        badIndicesPolicy: str | None = None
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._output = cast("Output[T_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        indices: Operand[TIntegral] | TensorValue,
+        updates: Operand[T] | TensorValue,
+        shape: Operand[TIntegral] | TensorValue,
+        *options: ScatterNd.Options,
+        badIndicesPolicy: str | None = None,
+    ) -> ScatterNd[T]:
+        """Factory method to create a class wrapping a new ScatterNd operation.
+
+        Args:
+            scope: current scope.
+            indices: the positions of the slices, at least a vector.
+            updates: the slices to scatter.
+            shape: the shape of the result, a vector.
+            options: carries optional attribute values (``ScatterNd.badIndicesPolicy(...)``).
+            badIndicesPolicy: what an index out of range does: ``''``, ``'DEFAULT'`` and ``'ERROR'``
+                raise InvalidArgumentError, ``'IGNORE'`` skips it (the same as the option).
+
+        Returns:
+            a new instance of ScatterNd.
+        """
+        operation = build(
+            scope,
+            "ScatterNd",
+            (indices, updates, shape),
+            {"bad_indices_policy": badIndicesPolicy},
+            options,
+        )
+        return ScatterNd(operation)
+
+    @staticmethod
+    def badIndicesPolicy(badIndicesPolicy: str) -> ScatterNd.Options:
+        """Sets the ``badIndicesPolicy`` option.
+
+        Args:
+            badIndicesPolicy: what an index out of range does: ``''``, ``'DEFAULT'`` and ``'ERROR'``
+                raise InvalidArgumentError, ``'IGNORE'`` skips it.
+
+        Returns:
+            this Options instance.
+        """
+        return ScatterNd.Options(badIndicesPolicy=badIndicesPolicy)
+
+    def output(self) -> Output[T_co]:
+        """Returns zeros of ``shape`` with the updates added."""
+        return self._output
+
+    def asOutput(self) -> Output[T_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._output
+
+
+@final
+class TensorScatterNdUpdate(PrimitiveOp, Operators[T_co], Generic[T_co]):
+    """Scatter sparse ``updates`` to an existing tensor according to ``indices``.
+
+    The result is a copy of ``tensor`` in which the slice at each row of
+    ``indices`` (of length ``K``) is changed by the matching slice of ``updates``,
+    whose shape is ``indices.shape[:-1] + tensor.shape[K:]``. Each slice replaces the
+    tensor's; when several rows give one position, the numpy
+    backend keeps the last (as TensorFlow's CPU kernel does) and XLA any one of them. The
+    gradient of ``tensor`` is the incoming gradient with the updated slices zeroed, that of
+    ``updates`` the incoming gradient's slices at ``indices``. An index
+    out of range raises ``InvalidArgumentError`` when the op runs
+    (``badIndicesPolicy('IGNORE')`` skips it).
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> t = tf.constant([1, 2, 3, 4])
+        >>> y = tf.tensorScatterNdUpdate(t, tf.constant([[1], [3]]), tf.constant([9, 8]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [1, 9, 3, 8]
+    """
+
+    OP_NAME: Final = "TensorScatterUpdate"
+
+    __slots__ = ("_output",)
+
+    @frozen
+    class Options:
+        """Optional attributes for :class:`TensorScatterNdUpdate`."""
+
+        badIndicesPolicy: str | None = None
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._output = cast("Output[T_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        tensor: Operand[T] | TensorValue,
+        indices: Operand[TIntegral] | TensorValue,
+        updates: Operand[T] | TensorValue,
+        *options: TensorScatterNdUpdate.Options,
+        badIndicesPolicy: str | None = None,
+    ) -> TensorScatterNdUpdate[T]:
+        """Factory method to create a class wrapping a new TensorScatterUpdate operation.
+
+        Args:
+            scope: current scope.
+            tensor: the tensor to copy and change.
+            indices: the positions of the slices, at least a vector.
+            updates: the slices, at least a vector.
+            options: carries optional attribute values
+                (``TensorScatterNdUpdate.badIndicesPolicy(...)``).
+            badIndicesPolicy: what an index out of range does: ``''``, ``'DEFAULT'`` and ``'ERROR'``
+                raise InvalidArgumentError, ``'IGNORE'`` skips it (the same as the option).
+
+        Returns:
+            a new instance of TensorScatterNdUpdate.
+        """
+        operation = build(
+            scope,
+            "TensorScatterUpdate",
+            (tensor, indices, updates),
+            {"bad_indices_policy": badIndicesPolicy},
+            options,
+        )
+        return TensorScatterNdUpdate(operation)
+
+    @staticmethod
+    def badIndicesPolicy(badIndicesPolicy: str) -> TensorScatterNdUpdate.Options:
+        """Sets the ``badIndicesPolicy`` option.
+
+        Args:
+            badIndicesPolicy: what an index out of range does: ``''``, ``'DEFAULT'`` and ``'ERROR'``
+                raise InvalidArgumentError, ``'IGNORE'`` skips it.
+
+        Returns:
+            this Options instance.
+        """
+        return TensorScatterNdUpdate.Options(badIndicesPolicy=badIndicesPolicy)
+
+    def output(self) -> Output[T_co]:
+        """Returns the changed copy of ``tensor``."""
+        return self._output
+
+    def asOutput(self) -> Output[T_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._output
+
+
+@final
+class TensorScatterNdAdd(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
+    """Adds sparse ``updates`` to an existing tensor according to ``indices``.
+
+    The result is a copy of ``tensor`` in which the slice at each row of
+    ``indices`` (of length ``K``) is changed by the matching slice of ``updates``,
+    whose shape is ``indices.shape[:-1] + tensor.shape[K:]``. Each slice is added to the
+    tensor's, repeated positions summed; bool is not allowed
+    (TensorFlow has no kernel for it). The gradient of ``tensor`` is the incoming
+    gradient, that of ``updates`` the incoming gradient's slices at ``indices``. An index
+    out of range raises ``InvalidArgumentError`` when the op runs
+    (``badIndicesPolicy('IGNORE')`` skips it).
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> t = tf.constant([1, 2, 3, 4])
+        >>> y = tf.tensorScatterNdAdd(t, tf.constant([[1], [1]]), tf.constant([10, 20]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [1, 32, 3, 4]
+    """
+
+    OP_NAME: Final = "TensorScatterAdd"
+
+    __slots__ = ("_output",)
+
+    @frozen
+    class Options:
+        """Optional attributes for :class:`TensorScatterNdAdd`."""
+
+        badIndicesPolicy: str | None = None
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._output = cast("Output[TN_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        tensor: Operand[TN] | TensorValue,
+        indices: Operand[TIntegral] | TensorValue,
+        updates: Operand[TN] | TensorValue,
+        *options: TensorScatterNdAdd.Options,
+        badIndicesPolicy: str | None = None,
+    ) -> TensorScatterNdAdd[TN]:
+        """Factory method to create a class wrapping a new TensorScatterAdd operation.
+
+        Args:
+            scope: current scope.
+            tensor: the tensor to copy and change.
+            indices: the positions of the slices, at least a vector.
+            updates: the slices, at least a vector.
+            options: carries optional attribute values
+                (``TensorScatterNdAdd.badIndicesPolicy(...)``).
+            badIndicesPolicy: what an index out of range does: ``''``, ``'DEFAULT'`` and ``'ERROR'``
+                raise InvalidArgumentError, ``'IGNORE'`` skips it (the same as the option).
+
+        Returns:
+            a new instance of TensorScatterNdAdd.
+        """
+        operation = build(
+            scope,
+            "TensorScatterAdd",
+            (tensor, indices, updates),
+            {"bad_indices_policy": badIndicesPolicy},
+            options,
+        )
+        return TensorScatterNdAdd(operation)
+
+    @staticmethod
+    def badIndicesPolicy(badIndicesPolicy: str) -> TensorScatterNdAdd.Options:
+        """Sets the ``badIndicesPolicy`` option.
+
+        Args:
+            badIndicesPolicy: what an index out of range does: ``''``, ``'DEFAULT'`` and ``'ERROR'``
+                raise InvalidArgumentError, ``'IGNORE'`` skips it.
+
+        Returns:
+            this Options instance.
+        """
+        return TensorScatterNdAdd.Options(badIndicesPolicy=badIndicesPolicy)
+
+    def output(self) -> Output[TN_co]:
+        """Returns the changed copy of ``tensor``."""
+        return self._output
+
+    def asOutput(self) -> Output[TN_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._output
+
+
+@final
+class Split(PrimitiveOp, Generic[T_co]):
+    """Splits a tensor into ``num_split`` tensors along one dimension.
+
+    The value is cut along ``split_dim`` into ``num_split`` pieces of equal size, so
+    that dimension's size must be a multiple of ``num_split``; a negative
+    ``split_dim`` counts from the end. The class is iterable over its outputs. The
+    gradient concatenates the pieces' gradients (zeros for pieces nothing reached).
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> parts = tf.split(tf.constant(1), tf.constant([[1, 2, 3, 4], [5, 6, 7, 8]]), 2)
+        >>> a, b = parts.output()
+        >>> [p.tolist() for p in Session(g).runner().fetch(a).fetch(b).run()]
+        [[[1, 2], [5, 6]], [[3, 4], [7, 8]]]
+    """
+
+    OP_NAME: Final = "Split"
+
+    __slots__ = ("_output",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._output = [cast("Output[T_co]", o) for o in operation.outputs()]
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        split_dim: Operand[TInt32] | TensorValue,
+        value: Operand[T] | TensorValue,
+        numSplit: int,
+    ) -> Split[T]:
+        """Factory method to create a class wrapping a new Split operation.
+
+        Args:
+            scope: current scope.
+            split_dim: the dimension to split along, a scalar in ``[-rank, rank)``.
+            value: the tensor to split.
+            numSplit: the number of pieces, at least 1.
+
+        Returns:
+            a new instance of Split.
+        """
+        operation = build(scope, "Split", (split_dim, value), {"num_split": numSplit})
+        return Split(operation)
+
+    def output(self) -> list[Output[T_co]]:
+        """Returns the ``num_split`` pieces, in order."""
+        return list(self._output)
+
+    def __iter__(self) -> Iterator[Output[T_co]]:
+        """Iterates over the ``num_split`` pieces, in order."""
+        return iter(self._output)
+
+
+@final
+class SplitV(PrimitiveOp, Generic[T_co]):
+    """Splits a tensor into ``num_split`` tensors of given sizes along one dimension.
+
+    Piece ``i`` has size ``size_splits[i]`` along ``split_dim``; the sizes must add up
+    to that dimension's size, except that one of them may be -1: it gets what the
+    others leave. A negative ``split_dim`` counts from the end. The class is iterable
+    over its outputs. The gradient concatenates the pieces' gradients (zeros for
+    pieces nothing reached).
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> parts = tf.splitV(tf.constant([1, 2, 3, 4, 5]), tf.constant([1, -1]), tf.constant(0), 2)
+        >>> a, b = parts.output()
+        >>> [p.tolist() for p in Session(g).runner().fetch(a).fetch(b).run()]
+        [[1], [2, 3, 4, 5]]
+    """
+
+    OP_NAME: Final = "SplitV"
+
+    __slots__ = ("_output",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._output = [cast("Output[T_co]", o) for o in operation.outputs()]
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        value: Operand[T] | TensorValue,
+        size_splits: Operand[TIntegral] | TensorValue,
+        split_dim: Operand[TInt32] | TensorValue,
+        numSplit: int,
+    ) -> SplitV[T]:
+        """Factory method to create a class wrapping a new SplitV operation.
+
+        Args:
+            scope: current scope.
+            value: the tensor to split.
+            size_splits: the size of each piece along ``split_dim`` (one may be -1), a vector of
+                ``num_split`` entries.
+            split_dim: the dimension to split along, a scalar in ``[-rank, rank)``.
+            numSplit: the number of pieces, at least 1.
+
+        Returns:
+            a new instance of SplitV.
+        """
+        operation = build(scope, "SplitV", (value, size_splits, split_dim), {"num_split": numSplit})
+        return SplitV(operation)
+
+    def output(self) -> list[Output[T_co]]:
+        """Returns the ``num_split`` pieces, in order."""
+        return list(self._output)
+
+    def __iter__(self) -> Iterator[Output[T_co]]:
+        """Iterates over the ``num_split`` pieces, in order."""
+        return iter(self._output)
+
+
+@final
+class Reverse(PrimitiveOp, Operators[T_co], Generic[T_co]):
+    """Reverses specific dimensions of a tensor.
+
+    Each dimension listed in ``axis`` (negative ones count from the end) is reversed:
+    for ``axis`` ``[1]`` and a matrix, each row is reversed. An axis may be listed
+    once; an empty ``axis`` returns the tensor unchanged. The tensor may have at most
+    8 dimensions, as in TensorFlow. The gradient is the gradient reversed the same
+    way.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.reverse(tf.constant([[1, 2, 3], [4, 5, 6]]), tf.constant([1]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [[3, 2, 1], [6, 5, 4]]
+    """
+
+    OP_NAME: Final = "ReverseV2"
+
+    __slots__ = ("_output",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._output = cast("Output[T_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope, tensor: Operand[T] | TensorValue, axis: Operand[TIntegral] | TensorValue
+    ) -> Reverse[T]:
+        """Factory method to create a class wrapping a new ReverseV2 operation.
+
+        Args:
+            scope: current scope.
+            tensor: the tensor to reverse, of rank at most 8.
+            axis: the dimensions to reverse, a vector.
+
+        Returns:
+            a new instance of Reverse.
+        """
+        operation = build(scope, "ReverseV2", (tensor, axis), {})
+        return Reverse(operation)
+
+    def output(self) -> Output[T_co]:
+        """Returns the tensor with those dimensions reversed."""
+        return self._output
+
+    def asOutput(self) -> Output[T_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._output
+
+
+@final
+class ClipByValue(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
+    """Clips tensor values to a specified min and max.
+
+    Each element of ``t`` below ``clip_value_min`` becomes ``clip_value_min``, each
+    above ``clip_value_max`` becomes ``clip_value_max``; the bounds are scalars or
+    tensors of ``t``'s shape (no other broadcasting, as in TensorFlow). As TensorFlow
+    computes it, ``max(min(t, clip_value_max), clip_value_min)`` where a comparison
+    with NaN keeps the first operand: a NaN in ``t`` stays NaN, a NaN bound clips
+    nothing, and where ``clip_value_min > clip_value_max`` the result is
+    ``clip_value_min``. The gradient flows to ``t`` where it lies within the bounds,
+    else to the bound it was clipped to (summed when the bound is a scalar).
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.clipByValue(tf.constant([-2.0, 0.5, 3.0]), tf.constant(0.0), tf.constant(1.0))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [0.0, 0.5, 1.0]
+    """
+
+    OP_NAME: Final = "ClipByValue"
+
+    __slots__ = ("_output",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._output = cast("Output[TN_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        t: Operand[TN] | TensorValue,
+        clip_value_min: Operand[TN] | TensorValue,
+        clip_value_max: Operand[TN] | TensorValue,
+    ) -> ClipByValue[TN]:
+        """Factory method to create a class wrapping a new ClipByValue operation.
+
+        Args:
+            scope: current scope.
+            t: the tensor to clip.
+            clip_value_min: the lower bound, a scalar or of ``t``'s shape.
+            clip_value_max: the upper bound, a scalar or of ``t``'s shape.
+
+        Returns:
+            a new instance of ClipByValue.
+        """
+        operation = build(scope, "ClipByValue", (t, clip_value_min, clip_value_max), {})
+        return ClipByValue(operation)
+
+    def output(self) -> Output[TN_co]:
+        """Returns the clipped tensor, of ``t``'s shape."""
+        return self._output
+
+    def asOutput(self) -> Output[TN_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._output
+
+
+@final
+class Where(PrimitiveOp, Operators[TInt64]):
+    """Returns the coordinates of the true (nonzero) elements of a tensor.
+
+    The result is an int64 matrix with a row per true element of ``input`` (for a
+    number, nonzero: NaN counts, -0.0 does not) and a column per dimension, the rows
+    in row-major order of the elements. Its number of rows depends on the values, so
+    on the XLA backend ``input`` must be known when the request is compiled: computed
+    from constants and fed values (XLA compiles it in, once per distinct value), not
+    from variables or random ops.
+    TensorFlow accepts a scalar when the graph is built and fails when it runs; here a
+    scalar of known shape is rejected when the op is created. Not differentiable.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.where(tf.constant([[True, False], [False, True]]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [[0, 0], [1, 1]]
+    """
+
+    OP_NAME: Final = "Where"
+
+    __slots__ = ("_index",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._index = cast("Output[TInt64]", operation.output(0))
+
+    @staticmethod
+    def create(scope: Scope, input: Operand[TType] | TensorValue) -> Where:
+        """Factory method to create a class wrapping a new Where operation.
+
+        Args:
+            scope: current scope.
+            input: the tensor whose true elements are wanted, at least a vector.
+
+        Returns:
+            a new instance of Where.
+        """
+        operation = build(scope, "Where", (input,), {})
+        return Where(operation)
+
+    def index(self) -> Output[TInt64]:
+        """Returns the coordinates of the true elements, of shape ``[count, rank]``."""
+        return self._index
+
+    def asOutput(self) -> Output[TInt64]:
+        """Returns the symbolic handle of the tensor."""
+        return self._index
+
+
+@final
+class SetDiff1d(PrimitiveOp, Generic[TN_co]):
+    """Computes the difference between two lists of numbers.
+
+    ``out`` holds the elements of the vector ``x`` that are not in the vector ``y``,
+    in their order in ``x`` (repeats kept), and ``idx`` their positions in ``x``, so
+    that ``out[i] == x[idx[i]]``. Equality is numbers' (``-0.0`` equals ``0.0``, NaN
+    equals nothing). The result's length depends on the values, so on the XLA backend
+    ``x`` and ``y`` must be known when the request is compiled: computed from
+    constants and fed values (XLA compiles them in, once per distinct value), not from
+    variables or random ops. Bool is not allowed (TensorFlow has no kernel for it).
+    Not differentiable.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> d = tf.setDiff1d(tf.constant([1, 2, 3, 4, 2, 6]), tf.constant([2, 5, 1]))
+        >>> [v.tolist() for v in Session(g).runner().fetch(d.out()).fetch(d.idx()).run()]
+        [[3, 4, 6], [2, 3, 5]]
+    """
+
+    OP_NAME: Final = "ListDiff"
+
+    __slots__ = ("_out", "_idx")
+
+    @frozen
+    class Options:
+        """Optional attributes for :class:`SetDiff1d`."""
+
+        outIdx: type[TIntegral] | None = None
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._out = cast("Output[TN_co]", operation.output(0))
+        self._idx = cast("Output[TIntegral]", operation.output(1))
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        x: Operand[TN] | TensorValue,
+        y: Operand[TN] | TensorValue,
+        *options: SetDiff1d.Options,
+        outIdx: type[TIntegral] | None = None,
+    ) -> SetDiff1d[TN]:
+        """Factory method to create a class wrapping a new ListDiff operation.
+
+        Args:
+            scope: current scope.
+            x: the values to keep, a vector.
+            y: the values to remove, a vector.
+            options: carries optional attribute values (``SetDiff1d.outIdx(...)``).
+            outIdx: the data type of ``idx`` (the same as the option).
+
+        Returns:
+            a new instance of SetDiff1d.
+        """
+        operation = build(scope, "ListDiff", (x, y), {"out_idx": outIdx}, options)
+        return SetDiff1d(operation)
+
+    @staticmethod
+    def outIdx(outIdx: type[TIntegral]) -> SetDiff1d.Options:
+        """Sets the ``outIdx`` option.
+
+        Args:
+            outIdx: the data type of ``idx``.
+
+        Returns:
+            this Options instance.
+        """
+        return SetDiff1d.Options(outIdx=outIdx)
+
+    def out(self) -> Output[TN_co]:
+        """Returns the values of ``x`` not in ``y``."""
+        return self._out
+
+    def idx(self) -> Output[TIntegral]:
+        """Returns their positions in ``x``."""
+        return self._idx
 
 
 @final
