@@ -286,12 +286,12 @@ class Inv(PrimitiveOp, Generic[TF_co]):
     The input is a tensor of shape ``[..., M, M]`` whose inner-most 2 dimensions form
     square matrices. The output is a tensor of the same shape where each matrix is
     the inverse of the corresponding input matrix (of its adjoint, the conjugate
-    transpose, when ``adjoint`` is true). The inverse is computed by LU decomposition with
-    partial pivoting; a matrix
-    whose decomposition meets a pivot of exactly zero is not invertible, and running
-    the op then raises ``InvalidArgumentError`` ("Input is not invertible."). A
-    matrix that is only nearly singular gives large, inaccurate entries, as in
-    TensorFlow. Half precision is computed in single precision and rounded.
+    transpose, when ``adjoint`` is true). The inverse is computed by LU decomposition
+    with partial pivoting; a matrix whose decomposition meets a pivot of exactly zero
+    is not invertible, and running the op then raises ``InvalidArgumentError``
+    ("Input is not invertible."). A matrix that is only nearly singular gives large,
+    inaccurate entries, as in TensorFlow. Half precision is computed in single
+    precision and rounded.
 
     Example:
         >>> g = Graph(); tf = Ops.create(g)

@@ -107,11 +107,12 @@ registerOp(
             "The input is a tensor of shape ``[..., M, M]`` whose inner-most 2 dimensions form\n"
             "square matrices. The output is a tensor of the same shape where each matrix is\n"
             "the inverse of the corresponding input matrix (of its adjoint, the conjugate\n"
-            "transpose, when ``adjoint`` is true). The inverse is computed by LU decomposition with partial pivoting; a matrix\n"
-            "whose decomposition meets a pivot of exactly zero is not invertible, and running\n"
-            "the op then raises ``InvalidArgumentError`` (\"Input is not invertible.\"). A\n"
-            "matrix that is only nearly singular gives large, inaccurate entries, as in\n"
-            "TensorFlow. Half precision is computed in single precision and rounded."
+            "transpose, when ``adjoint`` is true). The inverse is computed by LU decomposition\n"
+            "with partial pivoting; a matrix whose decomposition meets a pivot of exactly zero\n"
+            "is not invertible, and running the op then raises ``InvalidArgumentError``\n"
+            "(\"Input is not invertible.\"). A matrix that is only nearly singular gives large,\n"
+            "inaccurate entries, as in TensorFlow. Half precision is computed in single\n"
+            "precision and rounded."
         ),
         inputs=(InputDef("input", "a batch of square matrices, shape ``[..., M, M]``",
                          typeAttr="T"),),
