@@ -365,8 +365,9 @@ class Det(PrimitiveOp, Generic[TF_co]):
     of each matrix: the product of the pivots of its LU decomposition with partial
     pivoting, negated once per row exchange, as TensorFlow's CPU kernel computes it
     (so an exactly singular matrix may give ``-0.0``, and one that is singular only
-    in exact arithmetic a tiny value). The determinant of an empty (0 x 0) matrix is
-    1. Overflow gives an infinity, as in TensorFlow; no error is raised.
+    in exact arithmetic a tiny value; the XLA backend's LU, LAPACK's, may round such
+    a value differently). The determinant of an empty (0 x 0) matrix is 1. Overflow
+    gives an infinity, as in TensorFlow; no error is raised.
 
     Example:
         >>> g = Graph(); tf = Ops.create(g)

@@ -158,8 +158,9 @@ registerOp(
             "of each matrix: the product of the pivots of its LU decomposition with partial\n"
             "pivoting, negated once per row exchange, as TensorFlow's CPU kernel computes it\n"
             "(so an exactly singular matrix may give ``-0.0``, and one that is singular only\n"
-            "in exact arithmetic a tiny value). The determinant of an empty (0 x 0) matrix is\n"
-            "1. Overflow gives an infinity, as in TensorFlow; no error is raised."
+            "in exact arithmetic a tiny value; the XLA backend's LU, LAPACK's, may round such\n"
+            "a value differently). The determinant of an empty (0 x 0) matrix is 1. Overflow\n"
+            "gives an infinity, as in TensorFlow; no error is raised."
         ),
         inputs=(InputDef("input", "a batch of square matrices, shape ``[..., M, M]``",
                          typeAttr="T"),),
