@@ -191,12 +191,15 @@ def _matrixDeterminantGrad(tf: Ops, op: GradOp, g: Output[TFloating]) -> Grads:
 def _solveShape(ctx: InferContext) -> Sequence[Shape]:
     a = squareMatrices(ctx, ctx.shapes[0], "matrix")
     b = matrices(ctx, ctx.shapes[1], "rhs")
-    if a is None or b is None:
+    if a is None and b is None:
         return [Shape.unknown()]
+    # one of unknown rank takes the other's: the result is [..., M, K] either way
+    a = a if a is not None else (*(b or ())[:-1], -1)
+    b = b if b is not None else (*a[:-1], -1)
     if len(a) != len(b):
         raise ctx.error(f"input 'matrix' {ctx.shapes[0]} and input 'rhs' {ctx.shapes[1]} must "
                         "have the same rank")
-    batch = []
+    batch: list[int] = []
     for i, (x, y) in enumerate(zip(a[:-1], b[:-1], strict=True)):
         if x >= 0 and y >= 0 and x != y:
             what = "rows" if i == len(a) - 2 else f"batch dimension {i}"
