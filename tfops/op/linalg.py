@@ -368,6 +368,8 @@ class Det(PrimitiveOp, Generic[TF_co]):
     in exact arithmetic a tiny value; the XLA backend's LU, LAPACK's, may round such
     a value differently). The determinant of an empty (0 x 0) matrix is 1. Overflow
     gives an infinity, as in TensorFlow; no error is raised.
+    Half precision is not accepted: TensorFlow's op definition lists it, but it has
+    no CPU kernel for it.
 
     Example:
         >>> g = Graph(); tf = Ops.create(g)
@@ -419,6 +421,8 @@ class Solve(PrimitiveOp, Generic[TF_co]):
     ``adjoint`` is true). The systems are solved by LU decomposition with partial
     pivoting; a matrix whose decomposition meets a pivot of exactly zero makes the op
     raise ``InvalidArgumentError`` ("Input matrix is not invertible.") when run.
+    Half precision is not accepted: TensorFlow's op definition lists it, but it has
+    no CPU kernel for it.
 
     Example:
         >>> g = Graph(); tf = Ops.create(g)
@@ -499,6 +503,8 @@ class TriangularSolve(PrimitiveOp, Generic[TF_co]):
     (``adjoint(matrix) * X = rhs`` when ``adjoint`` is true) for each matrix of the
     batch, by substitution. A zero on the diagonal is not an error: it gives
     infinities or NaN, as in TensorFlow.
+    Half precision is not accepted: TensorFlow's op definition lists it, but it has
+    no CPU kernel for it.
 
     Example:
         >>> g = Graph(); tf = Ops.create(g)
@@ -601,6 +607,8 @@ class Cholesky(PrimitiveOp, Generic[TF_co]):
     definite is not an error (TensorFlow's CPU kernel raises none either): the lower
     triangle of its result, diagonal included, is NaN. TensorFlow leaves the upper
     triangle of such a result uninitialized; here it is zero.
+    Half precision is not accepted: TensorFlow's op definition lists it, but it has
+    no CPU kernel for it.
 
     Example:
         >>> g = Graph(); tf = Ops.create(g)

@@ -51,7 +51,9 @@ registerOp(
             "``A = L * adjoint(L)``, zeros above its diagonal. A matrix that is not positive\n"
             "definite is not an error (TensorFlow's CPU kernel raises none either): the lower\n"
             "triangle of its result, diagonal included, is NaN. TensorFlow leaves the upper\n"
-            "triangle of such a result uninitialized; here it is zero."
+            "triangle of such a result uninitialized; here it is zero.\n"
+            "Half precision is not accepted: TensorFlow's op definition lists it, but it has\n"
+            "no CPU kernel for it."
         ),
         inputs=(InputDef("input", "a batch of symmetric positive definite matrices, shape "
                          "``[..., M, M]``", typeAttr="T"),),

@@ -160,7 +160,9 @@ registerOp(
             "(so an exactly singular matrix may give ``-0.0``, and one that is singular only\n"
             "in exact arithmetic a tiny value; the XLA backend's LU, LAPACK's, may round such\n"
             "a value differently). The determinant of an empty (0 x 0) matrix is 1. Overflow\n"
-            "gives an infinity, as in TensorFlow; no error is raised."
+            "gives an infinity, as in TensorFlow; no error is raised.\n"
+            "Half precision is not accepted: TensorFlow's op definition lists it, but it has\n"
+            "no CPU kernel for it."
         ),
         inputs=(InputDef("input", "a batch of square matrices, shape ``[..., M, M]``",
                          typeAttr="T"),),
@@ -223,7 +225,9 @@ registerOp(
             "rhs[..., :, :]`` (``adjoint(matrix[..., :, :]) * X = rhs[..., :, :]`` when\n"
             "``adjoint`` is true). The systems are solved by LU decomposition with partial\n"
             "pivoting; a matrix whose decomposition meets a pivot of exactly zero makes the op\n"
-            "raise ``InvalidArgumentError`` (\"Input matrix is not invertible.\") when run."
+            "raise ``InvalidArgumentError`` (\"Input matrix is not invertible.\") when run.\n"
+            "Half precision is not accepted: TensorFlow's op definition lists it, but it has\n"
+            "no CPU kernel for it."
         ),
         inputs=(
             InputDef("matrix", "a batch of square matrices, shape ``[..., M, M]``",
@@ -285,7 +289,9 @@ registerOp(
             "other. The output ``X`` of shape ``[..., M, N]`` solves ``matrix * X = rhs``\n"
             "(``adjoint(matrix) * X = rhs`` when ``adjoint`` is true) for each matrix of the\n"
             "batch, by substitution. A zero on the diagonal is not an error: it gives\n"
-            "infinities or NaN, as in TensorFlow."
+            "infinities or NaN, as in TensorFlow.\n"
+            "Half precision is not accepted: TensorFlow's op definition lists it, but it has\n"
+            "no CPU kernel for it."
         ),
         inputs=(
             InputDef("matrix", "a batch of triangular matrices, shape ``[..., M, M]``",
