@@ -150,6 +150,13 @@ SAMPLES: dict[str, Callable[[Any], Any]] = {
     "Assert": lambda tf: tf.assertThat(c(tf, True), [c(tf, F), c(tf, [1, 2])]),
     #
     # math: trigonometric, rounding, special, integer, bitwise, solvers, norms
+    # linalg: inverses, solvers, factorizations
+    "MatrixInverse": lambda tf: tf.linalg.inv(c(tf, M)),
+    "MatrixDeterminant": lambda tf: tf.linalg.det(c(tf, M)),
+    "MatrixSolve": lambda tf: tf.linalg.solve(c(tf, M), c(tf, M)),
+    "MatrixTriangularSolve": lambda tf: tf.linalg.triangularSolve(c(tf, M), c(tf, M)),
+    "Cholesky": lambda tf: tf.linalg.cholesky(c(tf, [[4.0, 2.0], [2.0, 5.0]])),
+    "Qr": lambda tf: tf.linalg.qr(c(tf, M)),
     #
     # fidelity and conveniences
     #

@@ -70,7 +70,17 @@ from tfops.op.core import (
     ZerosLike,
 )
 from tfops.op.dtypes import Cast
-from tfops.op.linalg import BatchMatMul, MatMul, Transpose
+from tfops.op.linalg import (
+    BatchMatMul,
+    Cholesky,
+    Det,
+    Inv,
+    MatMul,
+    Qr,
+    Solve,
+    Transpose,
+    TriangularSolve,
+)
 from tfops.op.math import (
     Abs,
     Add,
@@ -915,6 +925,107 @@ class LinalgOps:
             a new instance of BatchMatMul.
         """
         return BatchMatMul.create(self._scope, x, y, *options, adjX=adjX, adjY=adjY)
+
+    def inv(
+        self, input: Operand[TF] | TensorValue, *options: Inv.Options, adjoint: bool | None = None
+    ) -> Inv[TF]:
+        """Computes the inverse of one or more square invertible matrices or their
+        adjoints.
+
+        Args:
+            input: a batch of square matrices, shape ``[..., M, M]``.
+            options: carries optional attribute values (``Inv.adjoint(...)``).
+            adjoint: if true, invert the adjoint of each matrix (the same as the option).
+
+        Returns:
+            a new instance of Inv.
+        """
+        return Inv.create(self._scope, input, *options, adjoint=adjoint)
+
+    def det(self, input: Operand[TF] | TensorValue) -> Det[TF]:
+        """Computes the determinant of one or more square matrices.
+
+        Args:
+            input: a batch of square matrices, shape ``[..., M, M]``.
+
+        Returns:
+            a new instance of Det.
+        """
+        return Det.create(self._scope, input)
+
+    def solve(
+        self,
+        matrix: Operand[TF] | TensorValue,
+        rhs: Operand[TF] | TensorValue,
+        *options: Solve.Options,
+        adjoint: bool | None = None,
+    ) -> Solve[TF]:
+        """Solves systems of linear equations.
+
+        Args:
+            matrix: a batch of square matrices, shape ``[..., M, M]``.
+            rhs: the right-hand sides, shape ``[..., M, K]``.
+            options: carries optional attribute values (``Solve.adjoint(...)``).
+            adjoint: if true, solve with the adjoint of each matrix (the same as the option).
+
+        Returns:
+            a new instance of Solve.
+        """
+        return Solve.create(self._scope, matrix, rhs, *options, adjoint=adjoint)
+
+    def triangularSolve(
+        self,
+        matrix: Operand[TF] | TensorValue,
+        rhs: Operand[TF] | TensorValue,
+        *options: TriangularSolve.Options,
+        lower: bool | None = None,
+        adjoint: bool | None = None,
+    ) -> TriangularSolve[TF]:
+        """Solves systems of linear equations with upper or lower triangular matrices.
+
+        Args:
+            matrix: a batch of triangular matrices, shape ``[..., M, M]``.
+            rhs: the right-hand sides, shape ``[..., M, N]``.
+            options: carries optional attribute values (``TriangularSolve.lower(...)``,
+                ``TriangularSolve.adjoint(...)``).
+            lower: whether the matrices are lower (else upper) triangular (the same as the option).
+            adjoint: if true, solve with the adjoint of each matrix (the same as the option).
+
+        Returns:
+            a new instance of TriangularSolve.
+        """
+        return TriangularSolve.create(
+            self._scope, matrix, rhs, *options, lower=lower, adjoint=adjoint
+        )
+
+    def cholesky(self, input: Operand[TF] | TensorValue) -> Cholesky[TF]:
+        """Computes the Cholesky decomposition of one or more square matrices.
+
+        Args:
+            input: a batch of symmetric positive definite matrices, shape ``[..., M, M]``.
+
+        Returns:
+            a new instance of Cholesky.
+        """
+        return Cholesky.create(self._scope, input)
+
+    def qr(
+        self,
+        input: Operand[TF] | TensorValue,
+        *options: Qr.Options,
+        fullMatrices: bool | None = None,
+    ) -> Qr[TF]:
+        """Computes the QR decompositions of one or more matrices.
+
+        Args:
+            input: a batch of matrices, shape ``[..., M, N]``.
+            options: carries optional attribute values (``Qr.fullMatrices(...)``).
+            fullMatrices: if true, compute the full-sized ``q`` and ``r`` (the same as the option).
+
+        Returns:
+            a new instance of Qr.
+        """
+        return Qr.create(self._scope, input, *options, fullMatrices=fullMatrices)
 
 
 @final

@@ -2,7 +2,7 @@
 # Do not edit: change the spec and run the generator again.
 """The linalg ops.
 
-Transpose, MatMul, BatchMatMul.
+Transpose, MatMul, BatchMatMul, Inv, Det, Solve, TriangularSolve, Cholesky, Qr.
 
 Each class wraps one operation type; ``create`` adds a new operation to a scope's graph.
 The examples assume ``import numpy as np``, ``from tfops import Graph, Ops, Session,
@@ -18,7 +18,7 @@ from attrs import frozen
 from scope import Scope
 from tfops._operators import Operators
 from tfops.op._build import build
-from tfops.op._typevars import TN, T, T_co, TN_co
+from tfops.op._typevars import TF, TN, T, T_co, TF_co, TN_co
 from tfops.operation import Operation
 from tfops.output import Operand, Output, PrimitiveOp
 from tfops.types import (
@@ -30,6 +30,12 @@ __all__ = [
     "Transpose",
     "MatMul",
     "BatchMatMul",
+    "Inv",
+    "Det",
+    "Solve",
+    "TriangularSolve",
+    "Cholesky",
+    "Qr",
 ]
 
 
@@ -272,3 +278,452 @@ class BatchMatMul(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     def asOutput(self) -> Output[TN_co]:
         """Returns the symbolic handle of the tensor."""
         return self._output
+
+
+@final
+class Inv(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
+    """Computes the inverse of one or more square invertible matrices or their adjoints.
+
+    The input is a tensor of shape ``[..., M, M]`` whose inner-most 2 dimensions form
+    square matrices. The output is a tensor of the same shape where each matrix is
+    the inverse of the corresponding input matrix (of its adjoint, the conjugate
+    transpose, when ``adjoint`` is true). The inverse is computed by LU decomposition
+    with partial pivoting; a matrix whose decomposition meets a pivot of exactly zero
+    is not invertible, and running the op then raises ``InvalidArgumentError``
+    ("Input is not invertible."). A matrix that is only nearly singular gives large,
+    inaccurate entries, as in TensorFlow. Half precision is computed in single
+    precision and rounded.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> inv = tf.linalg.inv(tf.constant([[2.0, 0.0], [1.0, 1.0]]))
+        >>> Session(g).runner().fetch(inv).run()[0].tolist()
+        [[0.5, 0.0], [-0.5, 1.0]]
+    """
+
+    OP_NAME: Final = "MatrixInverse"
+
+    __slots__ = ("_output",)
+
+    @frozen
+    class Options:
+        """Optional attributes for :class:`Inv`."""
+
+        adjoint: bool | None = None
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._output = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        input: Operand[TF] | TensorValue,
+        *options: Inv.Options,
+        adjoint: bool | None = None,
+    ) -> Inv[TF]:
+        """Factory method to create a class wrapping a new MatrixInverse operation.
+
+        Args:
+            scope: current scope.
+            input: a batch of square matrices, shape ``[..., M, M]``.
+            options: carries optional attribute values (``Inv.adjoint(...)``).
+            adjoint: if true, invert the adjoint of each matrix (the same as the option).
+
+        Returns:
+            a new instance of Inv.
+        """
+        operation = build(scope, "MatrixInverse", (input,), {"adjoint": adjoint}, options)
+        return Inv(operation)
+
+    @staticmethod
+    def adjoint(adjoint: bool) -> Inv.Options:
+        """Sets the ``adjoint`` option.
+
+        Args:
+            adjoint: if true, invert the adjoint of each matrix.
+
+        Returns:
+            this Options instance.
+        """
+        return Inv.Options(adjoint=adjoint)
+
+    def output(self) -> Output[TF_co]:
+        """Returns their inverses, shape ``[..., M, M]``."""
+        return self._output
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._output
+
+
+@final
+class Det(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
+    """Computes the determinant of one or more square matrices.
+
+    The input is a tensor of shape ``[..., M, M]`` whose inner-most 2 dimensions form
+    square matrices. The output is a tensor of shape ``[...]`` holding the determinant
+    of each matrix: the product of the pivots of its LU decomposition with partial
+    pivoting, negated once per row exchange, as TensorFlow's CPU kernel computes it
+    (so an exactly singular matrix may give ``-0.0``, and one that is singular only
+    in exact arithmetic a tiny value; the XLA backend's LU, LAPACK's, may round such
+    a value differently). The determinant of an empty (0 x 0) matrix is 1. Overflow
+    gives an infinity, as in TensorFlow; no error is raised.
+    Half precision is not accepted: TensorFlow's op definition lists it, but it has
+    no CPU kernel for it.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> d = tf.linalg.det(tf.constant([[[1.0, 2.0], [3.0, 4.0]], [[2.0, 0.0], [0.0, 5.0]]]))
+        >>> d.asOutput().shape(), Session(g).runner().fetch(d).run()[0].round(6).tolist()
+        (Shape.of(2), [-2.0, 10.0])
+    """
+
+    OP_NAME: Final = "MatrixDeterminant"
+
+    __slots__ = ("_output",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._output = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(scope: Scope, input: Operand[TF] | TensorValue) -> Det[TF]:
+        """Factory method to create a class wrapping a new MatrixDeterminant operation.
+
+        Args:
+            scope: current scope.
+            input: a batch of square matrices, shape ``[..., M, M]``.
+
+        Returns:
+            a new instance of Det.
+        """
+        operation = build(scope, "MatrixDeterminant", (input,), {})
+        return Det(operation)
+
+    def output(self) -> Output[TF_co]:
+        """Returns their determinants, shape ``[...]``."""
+        return self._output
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._output
+
+
+@final
+class Solve(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
+    """Solves systems of linear equations.
+
+    ``matrix`` is a tensor of shape ``[..., M, M]`` whose inner-most 2 dimensions form
+    square matrices; ``rhs`` is a tensor of shape ``[..., M, K]`` with the same batch
+    dimensions (they do not broadcast). The output is a tensor of shape
+    ``[..., M, K]``: each of its matrices ``X`` solves ``matrix[..., :, :] * X =
+    rhs[..., :, :]`` (``adjoint(matrix[..., :, :]) * X = rhs[..., :, :]`` when
+    ``adjoint`` is true). The systems are solved by LU decomposition with partial
+    pivoting; a matrix whose decomposition meets a pivot of exactly zero makes the op
+    raise ``InvalidArgumentError`` ("Input matrix is not invertible.") when run.
+    Half precision is not accepted: TensorFlow's op definition lists it, but it has
+    no CPU kernel for it.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> a = tf.constant([[2.0, 0.0], [1.0, 1.0]])
+        >>> x = tf.linalg.solve(a, tf.constant([[2.0], [3.0]]))
+        >>> Session(g).runner().fetch(x).run()[0].tolist()
+        [[1.0], [2.0]]
+    """
+
+    OP_NAME: Final = "MatrixSolve"
+
+    __slots__ = ("_output",)
+
+    @frozen
+    class Options:
+        """Optional attributes for :class:`Solve`."""
+
+        adjoint: bool | None = None
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._output = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        matrix: Operand[TF] | TensorValue,
+        rhs: Operand[TF] | TensorValue,
+        *options: Solve.Options,
+        adjoint: bool | None = None,
+    ) -> Solve[TF]:
+        """Factory method to create a class wrapping a new MatrixSolve operation.
+
+        Args:
+            scope: current scope.
+            matrix: a batch of square matrices, shape ``[..., M, M]``.
+            rhs: the right-hand sides, shape ``[..., M, K]``.
+            options: carries optional attribute values (``Solve.adjoint(...)``).
+            adjoint: if true, solve with the adjoint of each matrix (the same as the option).
+
+        Returns:
+            a new instance of Solve.
+        """
+        operation = build(scope, "MatrixSolve", (matrix, rhs), {"adjoint": adjoint}, options)
+        return Solve(operation)
+
+    @staticmethod
+    def adjoint(adjoint: bool) -> Solve.Options:
+        """Sets the ``adjoint`` option.
+
+        Args:
+            adjoint: if true, solve with the adjoint of each matrix.
+
+        Returns:
+            this Options instance.
+        """
+        return Solve.Options(adjoint=adjoint)
+
+    def output(self) -> Output[TF_co]:
+        """Returns the solutions, shape ``[..., M, K]``."""
+        return self._output
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._output
+
+
+@final
+class TriangularSolve(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
+    """Solves systems of linear equations with upper or lower triangular matrices.
+
+    ``matrix`` is a tensor of shape ``[..., M, M]`` whose inner-most 2 dimensions form
+    square matrices. With ``lower`` true (the default) only the lower triangle of each
+    matrix (its diagonal included) is read, as if the strictly upper triangle were
+    zero; with ``lower`` false only the upper triangle. ``rhs`` is a tensor of shape
+    ``[..., M, N]``; the batch dimensions of the two inputs broadcast against each
+    other. The output ``X`` of shape ``[..., M, N]`` solves ``matrix * X = rhs``
+    (``adjoint(matrix) * X = rhs`` when ``adjoint`` is true) for each matrix of the
+    batch, by substitution. A zero on the diagonal is not an error: it gives
+    infinities or NaN, as in TensorFlow.
+    Half precision is not accepted: TensorFlow's op definition lists it, but it has
+    no CPU kernel for it.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> a = tf.constant([[2.0, 0.0], [1.0, 1.0]])
+        >>> x = tf.linalg.triangularSolve(a, tf.constant([[2.0], [3.0]]))
+        >>> Session(g).runner().fetch(x).run()[0].tolist()
+        [[1.0], [2.0]]
+    """
+
+    OP_NAME: Final = "MatrixTriangularSolve"
+
+    __slots__ = ("_output",)
+
+    @frozen
+    class Options:
+        """Optional attributes for :class:`TriangularSolve`."""
+
+        lower: bool | None = None
+        adjoint: bool | None = None
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._output = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        matrix: Operand[TF] | TensorValue,
+        rhs: Operand[TF] | TensorValue,
+        *options: TriangularSolve.Options,
+        lower: bool | None = None,
+        adjoint: bool | None = None,
+    ) -> TriangularSolve[TF]:
+        """Factory method to create a class wrapping a new MatrixTriangularSolve operation.
+
+        Args:
+            scope: current scope.
+            matrix: a batch of triangular matrices, shape ``[..., M, M]``.
+            rhs: the right-hand sides, shape ``[..., M, N]``.
+            options: carries optional attribute values (``TriangularSolve.lower(...)``,
+                ``TriangularSolve.adjoint(...)``).
+            lower: whether the matrices are lower (else upper) triangular (the same as the option).
+            adjoint: if true, solve with the adjoint of each matrix (the same as the option).
+
+        Returns:
+            a new instance of TriangularSolve.
+        """
+        operation = build(
+            scope,
+            "MatrixTriangularSolve",
+            (matrix, rhs),
+            {"lower": lower, "adjoint": adjoint},
+            options,
+        )
+        return TriangularSolve(operation)
+
+    @staticmethod
+    def lower(lower: bool) -> TriangularSolve.Options:
+        """Sets the ``lower`` option.
+
+        Args:
+            lower: whether the matrices are lower (else upper) triangular.
+
+        Returns:
+            this Options instance.
+        """
+        return TriangularSolve.Options(lower=lower)
+
+    @staticmethod
+    def adjoint(adjoint: bool) -> TriangularSolve.Options:
+        """Sets the ``adjoint`` option.
+
+        Args:
+            adjoint: if true, solve with the adjoint of each matrix.
+
+        Returns:
+            this Options instance.
+        """
+        return TriangularSolve.Options(adjoint=adjoint)
+
+    def output(self) -> Output[TF_co]:
+        """Returns the solutions, shape ``[..., M, N]``."""
+        return self._output
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._output
+
+
+@final
+class Cholesky(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
+    """Computes the Cholesky decomposition of one or more square matrices.
+
+    The input is a tensor of shape ``[..., M, M]`` whose inner-most 2 dimensions form
+    square matrices, each symmetric and positive definite. Only the lower triangle of
+    each matrix (its diagonal included) is read; the strictly upper triangle is
+    ignored, as if it mirrored the lower one. The output has the input's shape: for
+    each matrix ``A`` the lower triangular ``L`` with a positive diagonal such that
+    ``A = L * adjoint(L)``, zeros above its diagonal. A matrix that is not positive
+    definite is not an error (TensorFlow's CPU kernel raises none either): the lower
+    triangle of its result, diagonal included, is NaN. TensorFlow leaves the upper
+    triangle of such a result uninitialized; here it is zero.
+    Half precision is not accepted: TensorFlow's op definition lists it, but it has
+    no CPU kernel for it.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> l = tf.linalg.cholesky(tf.constant([[4.0, 2.0], [2.0, 5.0]]))
+        >>> Session(g).runner().fetch(l).run()[0].tolist()
+        [[2.0, 0.0], [1.0, 2.0]]
+    """
+
+    OP_NAME: Final = "Cholesky"
+
+    __slots__ = ("_output",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._output = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(scope: Scope, input: Operand[TF] | TensorValue) -> Cholesky[TF]:
+        """Factory method to create a class wrapping a new Cholesky operation.
+
+        Args:
+            scope: current scope.
+            input: a batch of symmetric positive definite matrices, shape ``[..., M, M]``.
+
+        Returns:
+            a new instance of Cholesky.
+        """
+        operation = build(scope, "Cholesky", (input,), {})
+        return Cholesky(operation)
+
+    def output(self) -> Output[TF_co]:
+        """Returns their lower triangular factors, shape ``[..., M, M]``."""
+        return self._output
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._output
+
+
+@final
+class Qr(PrimitiveOp, Generic[TF_co]):
+    """Computes the QR decompositions of one or more matrices.
+
+    The input is a tensor of shape ``[..., M, N]`` whose inner-most 2 dimensions form
+    matrices. Each matrix is decomposed as ``Q * R`` with ``Q`` having orthonormal
+    columns and ``R`` upper triangular, by Householder reflections as in TensorFlow
+    (the diagonal of ``R`` may be negative: the signs are those of LAPACK's and
+    Eigen's Householder QR). With ``full_matrices`` false (the default) ``q`` has
+    shape ``[..., M, P]`` and ``r`` ``[..., P, N]``, ``P = min(M, N)``; with it true
+    ``q`` is ``[..., M, M]`` and ``r`` ``[..., M, N]``. Half precision is computed in
+    single precision and rounded. The gradient needs the last two dimensions of the
+    outputs known when it is built, and is not defined for ``M > N`` with
+    ``full_matrices`` true (TensorFlow's rule has the same limits).
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> qr = tf.linalg.qr(tf.constant([[3.0, 1.0], [4.0, 2.0]]))
+        >>> q, r = Session(g).runner().fetch(qr.q()).fetch(qr.r()).run()
+        >>> q.round(4).tolist(), r.round(4).tolist()
+        ([[-0.6, -0.8], [-0.8, 0.6]], [[-5.0, -2.2], [0.0, 0.4]])
+    """
+
+    OP_NAME: Final = "Qr"
+
+    __slots__ = ("_q", "_r")
+
+    @frozen
+    class Options:
+        """Optional attributes for :class:`Qr`."""
+
+        fullMatrices: bool | None = None
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._q = cast("Output[TF_co]", operation.output(0))
+        self._r = cast("Output[TF_co]", operation.output(1))
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        input: Operand[TF] | TensorValue,
+        *options: Qr.Options,
+        fullMatrices: bool | None = None,
+    ) -> Qr[TF]:
+        """Factory method to create a class wrapping a new Qr operation.
+
+        Args:
+            scope: current scope.
+            input: a batch of matrices, shape ``[..., M, N]``.
+            options: carries optional attribute values (``Qr.fullMatrices(...)``).
+            fullMatrices: if true, compute the full-sized ``q`` and ``r`` (the same as the option).
+
+        Returns:
+            a new instance of Qr.
+        """
+        operation = build(scope, "Qr", (input,), {"full_matrices": fullMatrices}, options)
+        return Qr(operation)
+
+    @staticmethod
+    def fullMatrices(fullMatrices: bool) -> Qr.Options:
+        """Sets the ``fullMatrices`` option.
+
+        Args:
+            fullMatrices: if true, compute the full-sized ``q`` and ``r``.
+
+        Returns:
+            this Options instance.
+        """
+        return Qr.Options(fullMatrices=fullMatrices)
+
+    def q(self) -> Output[TF_co]:
+        """Returns the orthonormal factors."""
+        return self._q
+
+    def r(self) -> Output[TF_co]:
+        """Returns the upper triangular factors."""
+        return self._r
