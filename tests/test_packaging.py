@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import sys
-import tomllib
 from pathlib import Path
 
 import numpy as np
+import tomllib
 
 import tfops
 
