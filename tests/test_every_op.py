@@ -131,6 +131,9 @@ SAMPLES: dict[str, Callable[[Any], Any]] = {
     # arrays: split, scatter, segments, matrices, random, assert
     #
     # math: trigonometric, rounding, special, integer, bitwise, solvers, norms
+    "Asin": lambda tf: tf.math.asin(c(tf, [0.5, -0.25])),
+    "Acos": lambda tf: tf.math.acos(c(tf, [0.5, -0.25])),
+    "Atanh": lambda tf: tf.math.atanh(c(tf, [0.5, -0.25])),
     #
     # fidelity and conveniences
     #

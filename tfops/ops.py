@@ -61,10 +61,19 @@ from tfops.op.dtypes import Cast
 from tfops.op.linalg import BatchMatMul, MatMul, Transpose
 from tfops.op.math import (
     Abs,
+    Acos,
+    Acosh,
     Add,
     AddN,
     ArgMax,
     ArgMin,
+    Asin,
+    Asinh,
+    Atan,
+    Atan2,
+    Atanh,
+    Cos,
+    Cosh,
     Cumsum,
     Div,
     DivNoNan,
@@ -97,11 +106,14 @@ from tfops.op.math import (
     Rsqrt,
     Sigmoid,
     Sign,
+    Sin,
+    Sinh,
     Softplus,
     Sqrt,
     Square,
     SquaredDifference,
     Sub,
+    Tan,
     Tanh,
     UnsortedSegmentSum,
 )
@@ -651,6 +663,139 @@ class MathOps:
             a new instance of LogicalOr.
         """
         return LogicalOr.create(self._scope, x, y)
+
+    def sin(self, x: Operand[TF] | TensorValue) -> Sin[TF]:
+        """Computes sine of x element-wise.
+
+        Args:
+            x: the input tensor.
+
+        Returns:
+            a new instance of Sin.
+        """
+        return Sin.create(self._scope, x)
+
+    def cos(self, x: Operand[TF] | TensorValue) -> Cos[TF]:
+        """Computes cosine of x element-wise.
+
+        Args:
+            x: the input tensor.
+
+        Returns:
+            a new instance of Cos.
+        """
+        return Cos.create(self._scope, x)
+
+    def tan(self, x: Operand[TF] | TensorValue) -> Tan[TF]:
+        """Computes tan of x element-wise.
+
+        Args:
+            x: the input tensor.
+
+        Returns:
+            a new instance of Tan.
+        """
+        return Tan.create(self._scope, x)
+
+    def asin(self, x: Operand[TF] | TensorValue) -> Asin[TF]:
+        """Computes the trigonometric inverse sine of x element-wise.
+
+        Args:
+            x: the input tensor.
+
+        Returns:
+            a new instance of Asin.
+        """
+        return Asin.create(self._scope, x)
+
+    def acos(self, x: Operand[TF] | TensorValue) -> Acos[TF]:
+        """Computes acos of x element-wise.
+
+        Args:
+            x: the input tensor.
+
+        Returns:
+            a new instance of Acos.
+        """
+        return Acos.create(self._scope, x)
+
+    def atan(self, x: Operand[TF] | TensorValue) -> Atan[TF]:
+        """Computes the trigonometric inverse tangent of x element-wise.
+
+        Args:
+            x: the input tensor.
+
+        Returns:
+            a new instance of Atan.
+        """
+        return Atan.create(self._scope, x)
+
+    def atan2(self, y: Operand[TF] | TensorValue, x: Operand[TF] | TensorValue) -> Atan2[TF]:
+        """Computes arctangent of ``y/x`` element-wise, respecting signs of the arguments.
+
+        Args:
+            y: the first operand.
+            x: the second operand, of the same data type.
+
+        Returns:
+            a new instance of Atan2.
+        """
+        return Atan2.create(self._scope, y, x)
+
+    def sinh(self, x: Operand[TF] | TensorValue) -> Sinh[TF]:
+        """Computes hyperbolic sine of x element-wise.
+
+        Args:
+            x: the input tensor.
+
+        Returns:
+            a new instance of Sinh.
+        """
+        return Sinh.create(self._scope, x)
+
+    def cosh(self, x: Operand[TF] | TensorValue) -> Cosh[TF]:
+        """Computes hyperbolic cosine of x element-wise.
+
+        Args:
+            x: the input tensor.
+
+        Returns:
+            a new instance of Cosh.
+        """
+        return Cosh.create(self._scope, x)
+
+    def asinh(self, x: Operand[TF] | TensorValue) -> Asinh[TF]:
+        """Computes inverse hyperbolic sine of x element-wise.
+
+        Args:
+            x: the input tensor.
+
+        Returns:
+            a new instance of Asinh.
+        """
+        return Asinh.create(self._scope, x)
+
+    def acosh(self, x: Operand[TF] | TensorValue) -> Acosh[TF]:
+        """Computes inverse hyperbolic cosine of x element-wise.
+
+        Args:
+            x: the input tensor.
+
+        Returns:
+            a new instance of Acosh.
+        """
+        return Acosh.create(self._scope, x)
+
+    def atanh(self, x: Operand[TF] | TensorValue) -> Atanh[TF]:
+        """Computes inverse hyperbolic tangent of x element-wise.
+
+        Args:
+            x: the input tensor.
+
+        Returns:
+            a new instance of Atanh.
+        """
+        return Atanh.create(self._scope, x)
 
     def abs(self, x: Operand[TN] | TensorValue) -> Abs[TN]:
         """Computes the absolute value of a tensor.

@@ -5,8 +5,8 @@
 InvertPermutation, UnsortedSegmentSum, Exp, Log, Neg, Square, Reciprocal, Add, Sub, Mul, Div,
 SquaredDifference, Equal, AddN, Mean, ArgMax, ArgMin, Cumsum, DivNoNan, RealDiv, FloorDiv,
 FloorMod, Pow, Maximum, Minimum, NotEqual, Less, LessEqual, Greater, GreaterEqual, LogicalAnd,
-LogicalOr, Abs, Sign, Sqrt, Rsqrt, Expm1, Log1p, Tanh, Sigmoid, Softplus, IsFinite, IsNan,
-LogicalNot.
+LogicalOr, Sin, Cos, Tan, Asin, Acos, Atan, Atan2, Sinh, Cosh, Asinh, Acosh, Atanh, Abs, Sign,
+Sqrt, Rsqrt, Expm1, Log1p, Tanh, Sigmoid, Softplus, IsFinite, IsNan, LogicalNot.
 
 Each class wraps one operation type; ``create`` adds a new operation to a scope's graph.
 The examples assume ``import numpy as np``, ``from tfops import Graph, Ops, Session,
@@ -68,6 +68,18 @@ __all__ = [
     "GreaterEqual",
     "LogicalAnd",
     "LogicalOr",
+    "Sin",
+    "Cos",
+    "Tan",
+    "Asin",
+    "Acos",
+    "Atan",
+    "Atan2",
+    "Sinh",
+    "Cosh",
+    "Asinh",
+    "Acosh",
+    "Atanh",
     "Abs",
     "Sign",
     "Sqrt",
@@ -1830,6 +1842,550 @@ class LogicalOr(PrimitiveOp):
     def asOutput(self) -> Output[TBool]:
         """Returns the symbolic handle of the tensor."""
         return self._z
+
+
+@final
+class Sin(PrimitiveOp, Generic[TF_co]):
+    """Computes sine of x element-wise.
+
+    y = sin(x), x in radians, in [-1, 1]; infinite inputs and NaN give NaN.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.math.sin(tf.constant([0.0, 1.5707964, -0.5]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [0.0, 1.0, -0.479]
+    """
+
+    OP_NAME: Final = "Sin"
+
+    __slots__ = ("_y",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._y = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(scope: Scope, x: Operand[TF] | TensorValue) -> Sin[TF]:
+        """Factory method to create a class wrapping a new Sin operation.
+
+        Args:
+            scope: current scope.
+            x: the input tensor.
+
+        Returns:
+            a new instance of Sin.
+        """
+        operation = build(scope, "Sin", (x,), {})
+        return Sin(operation)
+
+    def y(self) -> Output[TF_co]:
+        """Returns the result, of the shape and type of ``x``."""
+        return self._y
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._y
+
+
+@final
+class Cos(PrimitiveOp, Generic[TF_co]):
+    """Computes cosine of x element-wise.
+
+    y = cos(x), x in radians, in [-1, 1]; infinite inputs and NaN give NaN.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.math.cos(tf.constant([0.0, 3.1415927, 0.5]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [1.0, -1.0, 0.878]
+    """
+
+    OP_NAME: Final = "Cos"
+
+    __slots__ = ("_y",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._y = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(scope: Scope, x: Operand[TF] | TensorValue) -> Cos[TF]:
+        """Factory method to create a class wrapping a new Cos operation.
+
+        Args:
+            scope: current scope.
+            x: the input tensor.
+
+        Returns:
+            a new instance of Cos.
+        """
+        operation = build(scope, "Cos", (x,), {})
+        return Cos(operation)
+
+    def y(self) -> Output[TF_co]:
+        """Returns the result, of the shape and type of ``x``."""
+        return self._y
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._y
+
+
+@final
+class Tan(PrimitiveOp, Generic[TF_co]):
+    """Computes tan of x element-wise.
+
+    y = tan(x) = sin(x) / cos(x), x in radians; infinite inputs and NaN give NaN. Near the
+    poles (odd multiples of pi/2) the result is large and its sign follows the rounding of
+    ``x``.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.math.tan(tf.constant([0.0, 0.7853982, -1.0]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [0.0, 1.0, -1.557]
+    """
+
+    OP_NAME: Final = "Tan"
+
+    __slots__ = ("_y",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._y = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(scope: Scope, x: Operand[TF] | TensorValue) -> Tan[TF]:
+        """Factory method to create a class wrapping a new Tan operation.
+
+        Args:
+            scope: current scope.
+            x: the input tensor.
+
+        Returns:
+            a new instance of Tan.
+        """
+        operation = build(scope, "Tan", (x,), {})
+        return Tan(operation)
+
+    def y(self) -> Output[TF_co]:
+        """Returns the result, of the shape and type of ``x``."""
+        return self._y
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._y
+
+
+@final
+class Asin(PrimitiveOp, Generic[TF_co]):
+    """Computes the trigonometric inverse sine of x element-wise.
+
+    y = asin(x), the angle in [-pi/2, pi/2] whose sine is ``x``; outside [-1, 1] the result
+    is NaN. Its derivative 1 / sqrt(1 - x^2) is ``inf`` at -1 and 1.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.math.asin(tf.constant([0.0, 1.0, -0.5]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [0.0, 1.571, -0.524]
+    """
+
+    OP_NAME: Final = "Asin"
+
+    __slots__ = ("_y",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._y = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(scope: Scope, x: Operand[TF] | TensorValue) -> Asin[TF]:
+        """Factory method to create a class wrapping a new Asin operation.
+
+        Args:
+            scope: current scope.
+            x: the input tensor.
+
+        Returns:
+            a new instance of Asin.
+        """
+        operation = build(scope, "Asin", (x,), {})
+        return Asin(operation)
+
+    def y(self) -> Output[TF_co]:
+        """Returns the result, of the shape and type of ``x``."""
+        return self._y
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._y
+
+
+@final
+class Acos(PrimitiveOp, Generic[TF_co]):
+    """Computes acos of x element-wise.
+
+    y = acos(x), the angle in [0, pi] whose cosine is ``x``; outside [-1, 1] the result is
+    NaN. Its derivative -1 / sqrt(1 - x^2) is ``-inf`` at -1 and 1.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.math.acos(tf.constant([1.0, 0.0, -1.0]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [0.0, 1.571, 3.142]
+    """
+
+    OP_NAME: Final = "Acos"
+
+    __slots__ = ("_y",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._y = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(scope: Scope, x: Operand[TF] | TensorValue) -> Acos[TF]:
+        """Factory method to create a class wrapping a new Acos operation.
+
+        Args:
+            scope: current scope.
+            x: the input tensor.
+
+        Returns:
+            a new instance of Acos.
+        """
+        operation = build(scope, "Acos", (x,), {})
+        return Acos(operation)
+
+    def y(self) -> Output[TF_co]:
+        """Returns the result, of the shape and type of ``x``."""
+        return self._y
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._y
+
+
+@final
+class Atan(PrimitiveOp, Generic[TF_co]):
+    """Computes the trigonometric inverse tangent of x element-wise.
+
+    y = atan(x), the angle in (-pi/2, pi/2) whose tangent is ``x``; -inf and inf give -pi/2
+    and pi/2.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.math.atan(tf.constant([0.0, 1.0, -np.inf]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [0.0, 0.785, -1.571]
+    """
+
+    OP_NAME: Final = "Atan"
+
+    __slots__ = ("_y",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._y = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(scope: Scope, x: Operand[TF] | TensorValue) -> Atan[TF]:
+        """Factory method to create a class wrapping a new Atan operation.
+
+        Args:
+            scope: current scope.
+            x: the input tensor.
+
+        Returns:
+            a new instance of Atan.
+        """
+        operation = build(scope, "Atan", (x,), {})
+        return Atan(operation)
+
+    def y(self) -> Output[TF_co]:
+        """Returns the result, of the shape and type of ``x``."""
+        return self._y
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._y
+
+
+@final
+class Atan2(PrimitiveOp, Generic[TF_co]):
+    """Computes arctangent of ``y/x`` element-wise, respecting signs of the arguments.
+
+    The angle in [-pi, pi] of the point (x, y) from the positive x axis: atan(y / x) moved
+    into the quadrant of the point, as C's ``atan2`` (atan2(0, -1) is pi, atan2(-0.0, -1)
+    is -pi, atan2(0, 0) is 0). Note the order: ``y`` comes first.
+
+    The inputs broadcast against each other as in numpy and TensorFlow.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.math.atan2(tf.constant([1.0, 1.0, -1.0]), tf.constant([1.0, -1.0, 0.0]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [0.785, 2.356, -1.571]
+    """
+
+    OP_NAME: Final = "Atan2"
+
+    __slots__ = ("_z",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._z = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope, y: Operand[TF] | TensorValue, x: Operand[TF] | TensorValue
+    ) -> Atan2[TF]:
+        """Factory method to create a class wrapping a new Atan2 operation.
+
+        Args:
+            scope: current scope.
+            y: the first operand.
+            x: the second operand, of the same data type.
+
+        Returns:
+            a new instance of Atan2.
+        """
+        operation = build(scope, "Atan2", (y, x), {})
+        return Atan2(operation)
+
+    def z(self) -> Output[TF_co]:
+        """Returns the result, of the broadcast shape."""
+        return self._z
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._z
+
+
+@final
+class Sinh(PrimitiveOp, Generic[TF_co]):
+    """Computes hyperbolic sine of x element-wise.
+
+    y = (e^x - e^-x) / 2; it overflows to ``inf`` (``-inf``) for large (large negative)
+    inputs.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.math.sinh(tf.constant([0.0, 1.0, -2.0]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [0.0, 1.175, -3.627]
+    """
+
+    OP_NAME: Final = "Sinh"
+
+    __slots__ = ("_y",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._y = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(scope: Scope, x: Operand[TF] | TensorValue) -> Sinh[TF]:
+        """Factory method to create a class wrapping a new Sinh operation.
+
+        Args:
+            scope: current scope.
+            x: the input tensor.
+
+        Returns:
+            a new instance of Sinh.
+        """
+        operation = build(scope, "Sinh", (x,), {})
+        return Sinh(operation)
+
+    def y(self) -> Output[TF_co]:
+        """Returns the result, of the shape and type of ``x``."""
+        return self._y
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._y
+
+
+@final
+class Cosh(PrimitiveOp, Generic[TF_co]):
+    """Computes hyperbolic cosine of x element-wise.
+
+    y = (e^x + e^-x) / 2, at least 1; it overflows to ``inf`` for inputs large in magnitude.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.math.cosh(tf.constant([0.0, 1.0, -2.0]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [1.0, 1.543, 3.762]
+    """
+
+    OP_NAME: Final = "Cosh"
+
+    __slots__ = ("_y",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._y = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(scope: Scope, x: Operand[TF] | TensorValue) -> Cosh[TF]:
+        """Factory method to create a class wrapping a new Cosh operation.
+
+        Args:
+            scope: current scope.
+            x: the input tensor.
+
+        Returns:
+            a new instance of Cosh.
+        """
+        operation = build(scope, "Cosh", (x,), {})
+        return Cosh(operation)
+
+    def y(self) -> Output[TF_co]:
+        """Returns the result, of the shape and type of ``x``."""
+        return self._y
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._y
+
+
+@final
+class Asinh(PrimitiveOp, Generic[TF_co]):
+    """Computes inverse hyperbolic sine of x element-wise.
+
+    y = asinh(x) = log(x + sqrt(x^2 + 1)), defined for every ``x`` (``inf`` gives ``inf``).
+    Its gradient is g / cosh(y), of the output, as TensorFlow's.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.math.asinh(tf.constant([0.0, 1.0, -10.0]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [0.0, 0.881, -2.998]
+    """
+
+    OP_NAME: Final = "Asinh"
+
+    __slots__ = ("_y",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._y = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(scope: Scope, x: Operand[TF] | TensorValue) -> Asinh[TF]:
+        """Factory method to create a class wrapping a new Asinh operation.
+
+        Args:
+            scope: current scope.
+            x: the input tensor.
+
+        Returns:
+            a new instance of Asinh.
+        """
+        operation = build(scope, "Asinh", (x,), {})
+        return Asinh(operation)
+
+    def y(self) -> Output[TF_co]:
+        """Returns the result, of the shape and type of ``x``."""
+        return self._y
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._y
+
+
+@final
+class Acosh(PrimitiveOp, Generic[TF_co]):
+    """Computes inverse hyperbolic cosine of x element-wise.
+
+    y = acosh(x) = log(x + sqrt(x^2 - 1)), at least 0; inputs below 1 give NaN. Its gradient
+    is g / sinh(y), of the output, as TensorFlow's (``inf`` at 1).
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.math.acosh(tf.constant([1.0, 2.0, 0.5]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [0.0, 1.317, nan]
+    """
+
+    OP_NAME: Final = "Acosh"
+
+    __slots__ = ("_y",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._y = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(scope: Scope, x: Operand[TF] | TensorValue) -> Acosh[TF]:
+        """Factory method to create a class wrapping a new Acosh operation.
+
+        Args:
+            scope: current scope.
+            x: the input tensor.
+
+        Returns:
+            a new instance of Acosh.
+        """
+        operation = build(scope, "Acosh", (x,), {})
+        return Acosh(operation)
+
+    def y(self) -> Output[TF_co]:
+        """Returns the result, of the shape and type of ``x``."""
+        return self._y
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._y
+
+
+@final
+class Atanh(PrimitiveOp, Generic[TF_co]):
+    """Computes inverse hyperbolic tangent of x element-wise.
+
+    y = atanh(x) = log((1 + x) / (1 - x)) / 2 for x in (-1, 1); -1 and 1 give ``-inf`` and
+    ``inf``, inputs outside [-1, 1] give NaN.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.math.atanh(tf.constant([0.0, 0.5, 1.0]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [0.0, 0.549, inf]
+    """
+
+    OP_NAME: Final = "Atanh"
+
+    __slots__ = ("_y",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._y = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(scope: Scope, x: Operand[TF] | TensorValue) -> Atanh[TF]:
+        """Factory method to create a class wrapping a new Atanh operation.
+
+        Args:
+            scope: current scope.
+            x: the input tensor.
+
+        Returns:
+            a new instance of Atanh.
+        """
+        operation = build(scope, "Atanh", (x,), {})
+        return Atanh(operation)
+
+    def y(self) -> Output[TF_co]:
+        """Returns the result, of the shape and type of ``x``."""
+        return self._y
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._y
 
 
 @final
