@@ -134,6 +134,9 @@ SAMPLES: dict[str, Callable[[Any], Any]] = {
     "Asin": lambda tf: tf.math.asin(c(tf, [0.5, -0.25])),
     "Acos": lambda tf: tf.math.acos(c(tf, [0.5, -0.25])),
     "Atanh": lambda tf: tf.math.atanh(c(tf, [0.5, -0.25])),
+    "BitwiseAnd": lambda tf: tf.bitwise.bitwiseAnd(c(tf, [6, 3]), c(tf, [3, 5])),
+    "BitwiseOr": lambda tf: tf.bitwise.bitwiseOr(c(tf, [6, 3]), c(tf, [3, 5])),
+    "BitwiseXor": lambda tf: tf.bitwise.bitwiseXor(c(tf, [6, 3]), c(tf, [3, 5])),
     #
     # fidelity and conveniences
     #

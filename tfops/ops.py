@@ -16,6 +16,7 @@ from tfops.errors import DataTypeError
 from tfops.op._gradients_op import Gradients
 from tfops.op._typevars import TF, TI, TN, T
 from tfops.op._variables import initOp, variableWithInit
+from tfops.op.bitwise import BitwiseAnd, BitwiseOr, BitwiseXor
 from tfops.op.core import (
     All,
     Any,
@@ -72,6 +73,7 @@ from tfops.op.math import (
     Atan,
     Atan2,
     Atanh,
+    Ceil,
     Cos,
     Cosh,
     Cumsum,
@@ -80,6 +82,7 @@ from tfops.op.math import (
     Equal,
     Exp,
     Expm1,
+    Floor,
     FloorDiv,
     FloorMod,
     Greater,
@@ -97,12 +100,15 @@ from tfops.op.math import (
     Maximum,
     Mean,
     Minimum,
+    Mod,
     Mul,
     Neg,
     NotEqual,
     Pow,
     RealDiv,
     Reciprocal,
+    Rint,
+    Round,
     Rsqrt,
     Sigmoid,
     Sign,
@@ -115,6 +121,8 @@ from tfops.op.math import (
     Sub,
     Tan,
     Tanh,
+    TruncateDiv,
+    TruncateMod,
     UnsortedSegmentSum,
 )
 from tfops.op.nn import (
@@ -154,6 +162,7 @@ from tfops.types import (
 __all__ = [
     "Ops",
     "MathOps",
+    "BitwiseOps",
     "DtypesOps",
     "LinalgOps",
     "NnOps",
@@ -797,6 +806,90 @@ class MathOps:
         """
         return Atanh.create(self._scope, x)
 
+    def mod(self, x: Operand[TN] | TensorValue, y: Operand[TN] | TensorValue) -> Mod[TN]:
+        """Returns element-wise remainder of division.
+
+        Args:
+            x: the first operand.
+            y: the second operand, of the same data type.
+
+        Returns:
+            a new instance of Mod.
+        """
+        return Mod.create(self._scope, x, y)
+
+    def truncateMod(
+        self, x: Operand[TN] | TensorValue, y: Operand[TN] | TensorValue
+    ) -> TruncateMod[TN]:
+        """Returns element-wise remainder of division.
+
+        Args:
+            x: the first operand.
+            y: the second operand, of the same data type.
+
+        Returns:
+            a new instance of TruncateMod.
+        """
+        return TruncateMod.create(self._scope, x, y)
+
+    def truncateDiv(
+        self, x: Operand[TN] | TensorValue, y: Operand[TN] | TensorValue
+    ) -> TruncateDiv[TN]:
+        """Returns x / y element-wise, rounded towards zero.
+
+        Args:
+            x: the first operand.
+            y: the second operand, of the same data type.
+
+        Returns:
+            a new instance of TruncateDiv.
+        """
+        return TruncateDiv.create(self._scope, x, y)
+
+    def floor(self, x: Operand[TF] | TensorValue) -> Floor[TF]:
+        """Returns element-wise largest integer not greater than x.
+
+        Args:
+            x: the input tensor.
+
+        Returns:
+            a new instance of Floor.
+        """
+        return Floor.create(self._scope, x)
+
+    def ceil(self, x: Operand[TF] | TensorValue) -> Ceil[TF]:
+        """Returns element-wise smallest integer not less than x.
+
+        Args:
+            x: the input tensor.
+
+        Returns:
+            a new instance of Ceil.
+        """
+        return Ceil.create(self._scope, x)
+
+    def round(self, x: Operand[TN] | TensorValue) -> Round[TN]:
+        """Rounds the values of a tensor to the nearest integer, element-wise.
+
+        Args:
+            x: the input tensor.
+
+        Returns:
+            a new instance of Round.
+        """
+        return Round.create(self._scope, x)
+
+    def rint(self, x: Operand[TF] | TensorValue) -> Rint[TF]:
+        """Returns element-wise integer closest to x.
+
+        Args:
+            x: the input tensor.
+
+        Returns:
+            a new instance of Rint.
+        """
+        return Rint.create(self._scope, x)
+
     def abs(self, x: Operand[TN] | TensorValue) -> Abs[TN]:
         """Computes the absolute value of a tensor.
 
@@ -928,6 +1021,62 @@ class MathOps:
             a new instance of LogicalNot.
         """
         return LogicalNot.create(self._scope, x)
+
+
+@final
+class BitwiseOps:
+    """The ``bitwise`` ops of :class:`Ops` (``tf.bitwise.<op>``).
+
+    Args:
+        scope: the scope new operations are added with.
+    """
+
+    __slots__ = ("_scope",)
+
+    def __init__(self, scope: Scope) -> None:
+        self._scope = scope
+
+    def bitwiseAnd(
+        self, x: Operand[TI] | TensorValue, y: Operand[TI] | TensorValue
+    ) -> BitwiseAnd[TI]:
+        """Elementwise computes the bitwise AND of ``x`` and ``y``.
+
+        Args:
+            x: the first operand.
+            y: the second operand, of the same data type.
+
+        Returns:
+            a new instance of BitwiseAnd.
+        """
+        return BitwiseAnd.create(self._scope, x, y)
+
+    def bitwiseOr(
+        self, x: Operand[TI] | TensorValue, y: Operand[TI] | TensorValue
+    ) -> BitwiseOr[TI]:
+        """Elementwise computes the bitwise OR of ``x`` and ``y``.
+
+        Args:
+            x: the first operand.
+            y: the second operand, of the same data type.
+
+        Returns:
+            a new instance of BitwiseOr.
+        """
+        return BitwiseOr.create(self._scope, x, y)
+
+    def bitwiseXor(
+        self, x: Operand[TI] | TensorValue, y: Operand[TI] | TensorValue
+    ) -> BitwiseXor[TI]:
+        """Elementwise computes the bitwise XOR of ``x`` and ``y``.
+
+        Args:
+            x: the first operand.
+            y: the second operand, of the same data type.
+
+        Returns:
+            a new instance of BitwiseXor.
+        """
+        return BitwiseXor.create(self._scope, x, y)
 
 
 @final
@@ -1502,11 +1651,12 @@ class Ops:
         ('x', 'layer/Exp')
     """
 
-    __slots__ = ("_scope", "_math", "_dtypes", "_linalg", "_nn", "_random", "_train")
+    __slots__ = ("_scope", "_math", "_bitwise", "_dtypes", "_linalg", "_nn", "_random", "_train")
 
     def __init__(self, scope: Scope) -> None:
         self._scope = scope
         self._math: MathOps | None = None
+        self._bitwise: BitwiseOps | None = None
         self._dtypes: DtypesOps | None = None
         self._linalg: LinalgOps | None = None
         self._nn: NnOps | None = None
@@ -1519,6 +1669,14 @@ class Ops:
         group = self._math
         if group is None:
             group = self._math = MathOps(self._scope)
+        return group
+
+    @property
+    def bitwise(self) -> BitwiseOps:
+        """The ``bitwise`` ops (``tf.bitwise.<op>``)."""
+        group = self._bitwise
+        if group is None:
+            group = self._bitwise = BitwiseOps(self._scope)
         return group
 
     @property

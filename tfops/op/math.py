@@ -5,8 +5,9 @@
 InvertPermutation, UnsortedSegmentSum, Exp, Log, Neg, Square, Reciprocal, Add, Sub, Mul, Div,
 SquaredDifference, Equal, AddN, Mean, ArgMax, ArgMin, Cumsum, DivNoNan, RealDiv, FloorDiv,
 FloorMod, Pow, Maximum, Minimum, NotEqual, Less, LessEqual, Greater, GreaterEqual, LogicalAnd,
-LogicalOr, Sin, Cos, Tan, Asin, Acos, Atan, Atan2, Sinh, Cosh, Asinh, Acosh, Atanh, Abs, Sign,
-Sqrt, Rsqrt, Expm1, Log1p, Tanh, Sigmoid, Softplus, IsFinite, IsNan, LogicalNot.
+LogicalOr, Sin, Cos, Tan, Asin, Acos, Atan, Atan2, Sinh, Cosh, Asinh, Acosh, Atanh, Mod,
+TruncateMod, TruncateDiv, Floor, Ceil, Round, Rint, Abs, Sign, Sqrt, Rsqrt, Expm1, Log1p, Tanh,
+Sigmoid, Softplus, IsFinite, IsNan, LogicalNot.
 
 Each class wraps one operation type; ``create`` adds a new operation to a scope's graph.
 The examples assume ``import numpy as np``, ``from tfops import Graph, Ops, Session,
@@ -80,6 +81,13 @@ __all__ = [
     "Asinh",
     "Acosh",
     "Atanh",
+    "Mod",
+    "TruncateMod",
+    "TruncateDiv",
+    "Floor",
+    "Ceil",
+    "Round",
+    "Rint",
     "Abs",
     "Sign",
     "Sqrt",
@@ -2378,6 +2386,361 @@ class Atanh(PrimitiveOp, Generic[TF_co]):
         """
         operation = build(scope, "Atanh", (x,), {})
         return Atanh(operation)
+
+    def y(self) -> Output[TF_co]:
+        """Returns the result, of the shape and type of ``x``."""
+        return self._y
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._y
+
+
+@final
+class Mod(PrimitiveOp, Generic[TN_co]):
+    """Returns element-wise remainder of division.
+
+    The remainder of the division truncated towards zero, as C's ``%`` and ``fmod``: the
+    result has the sign of ``x`` (or is zero), and ``truncatediv(x, y) * y + mod(x, y) ==
+    x``; ``mod(-7, 3)`` is -1 (``tf.math.floorMod`` gives 2). The most negative integer mod
+    -1 is 0. A zero integer divisor raises ``InvalidArgumentError`` ("Integer division by
+    zero"). A zero floating point divisor, or an infinite ``x``, gives NaN; an
+    infinite ``y`` gives ``x``. Mod has no gradient in TensorFlow: it is registered as not
+    differentiable. TensorFlow has no float16 CPU kernel for Mod; tfops computes it.
+
+    The inputs broadcast against each other as in numpy and TensorFlow.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.math.mod(tf.constant([7, -7, 7]), tf.constant([3, 3, -3]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [1, -1, 1]
+    """
+
+    OP_NAME: Final = "Mod"
+
+    __slots__ = ("_z",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._z = cast("Output[TN_co]", operation.output(0))
+
+    @staticmethod
+    def create(scope: Scope, x: Operand[TN] | TensorValue, y: Operand[TN] | TensorValue) -> Mod[TN]:
+        """Factory method to create a class wrapping a new Mod operation.
+
+        Args:
+            scope: current scope.
+            x: the first operand.
+            y: the second operand, of the same data type.
+
+        Returns:
+            a new instance of Mod.
+        """
+        operation = build(scope, "Mod", (x, y), {})
+        return Mod(operation)
+
+    def z(self) -> Output[TN_co]:
+        """Returns the result, of the broadcast shape."""
+        return self._z
+
+    def asOutput(self) -> Output[TN_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._z
+
+
+@final
+class TruncateMod(PrimitiveOp, Generic[TN_co]):
+    """Returns element-wise remainder of division.
+
+    The same as ``Mod``: the remainder of the division truncated towards zero, of the sign
+    of ``x`` (``fmod`` for floating point numbers). TensorFlow's CPU kernel raises an
+    ``InternalError`` ("Unexpected error in binary operator") for a zero integer divisor;
+    tfops raises ``InvalidArgumentError`` ("Integer division by zero"), as for ``Mod``.
+    TruncateMod has no gradient: it is registered as not differentiable. TensorFlow has no
+    float16 CPU kernel for it; tfops computes it.
+
+    The inputs broadcast against each other as in numpy and TensorFlow.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.math.truncateMod(tf.constant([7, -7, 7]), tf.constant([3, 3, -3]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [1, -1, 1]
+    """
+
+    OP_NAME: Final = "TruncateMod"
+
+    __slots__ = ("_z",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._z = cast("Output[TN_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope, x: Operand[TN] | TensorValue, y: Operand[TN] | TensorValue
+    ) -> TruncateMod[TN]:
+        """Factory method to create a class wrapping a new TruncateMod operation.
+
+        Args:
+            scope: current scope.
+            x: the first operand.
+            y: the second operand, of the same data type.
+
+        Returns:
+            a new instance of TruncateMod.
+        """
+        operation = build(scope, "TruncateMod", (x, y), {})
+        return TruncateMod(operation)
+
+    def z(self) -> Output[TN_co]:
+        """Returns the result, of the broadcast shape."""
+        return self._z
+
+    def asOutput(self) -> Output[TN_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._z
+
+
+@final
+class TruncateDiv(PrimitiveOp, Generic[TN_co]):
+    """Returns x / y element-wise, rounded towards zero.
+
+    Truncation designates that negative numbers will round fractional quantities toward
+    zero: ``truncatediv(-7, 2)`` is -3 (``tf.math.floorDiv`` gives -4). Floating point
+    quotients are truncated too (``truncatediv(-7.5, 2.0)`` is -3.0), and a zero divisor
+    gives
+    ``inf``, ``-inf`` or NaN. The most negative integer divided by -1 wraps around to
+    itself.
+    TensorFlow's CPU kernel raises an ``InternalError`` ("Unexpected error in binary
+    operator") for a zero integer divisor; tfops raises ``InvalidArgumentError`` ("Integer
+    division by zero"), as ``Div`` does. TruncateDiv passes no gradient (TensorFlow's rule
+    returns none).
+
+    The inputs broadcast against each other as in numpy and TensorFlow.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.math.truncateDiv(tf.constant([7, -7, 7]), tf.constant([3, 3, -3]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [2, -2, -2]
+    """
+
+    OP_NAME: Final = "TruncateDiv"
+
+    __slots__ = ("_z",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._z = cast("Output[TN_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope, x: Operand[TN] | TensorValue, y: Operand[TN] | TensorValue
+    ) -> TruncateDiv[TN]:
+        """Factory method to create a class wrapping a new TruncateDiv operation.
+
+        Args:
+            scope: current scope.
+            x: the first operand.
+            y: the second operand, of the same data type.
+
+        Returns:
+            a new instance of TruncateDiv.
+        """
+        operation = build(scope, "TruncateDiv", (x, y), {})
+        return TruncateDiv(operation)
+
+    def z(self) -> Output[TN_co]:
+        """Returns the result, of the broadcast shape."""
+        return self._z
+
+    def asOutput(self) -> Output[TN_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._z
+
+
+@final
+class Floor(PrimitiveOp, Generic[TF_co]):
+    """Returns element-wise largest integer not greater than x.
+
+    The result keeps the floating point type of ``x``; -0.0, infinities and NaN stay as they
+    are. Its gradient is zero almost everywhere: Floor passes no gradient (TensorFlow's rule
+    returns none).
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.math.floor(tf.constant([-1.5, 0.5, 2.0]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [-2.0, 0.0, 2.0]
+    """
+
+    OP_NAME: Final = "Floor"
+
+    __slots__ = ("_y",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._y = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(scope: Scope, x: Operand[TF] | TensorValue) -> Floor[TF]:
+        """Factory method to create a class wrapping a new Floor operation.
+
+        Args:
+            scope: current scope.
+            x: the input tensor.
+
+        Returns:
+            a new instance of Floor.
+        """
+        operation = build(scope, "Floor", (x,), {})
+        return Floor(operation)
+
+    def y(self) -> Output[TF_co]:
+        """Returns the result, of the shape and type of ``x``."""
+        return self._y
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._y
+
+
+@final
+class Ceil(PrimitiveOp, Generic[TF_co]):
+    """Returns element-wise smallest integer not less than x.
+
+    The result keeps the floating point type of ``x``; values in (-1, 0) give -0.0, and
+    infinities and NaN stay as they are. Ceil passes no gradient (TensorFlow's rule returns
+    none).
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.math.ceil(tf.constant([-1.5, 0.5, 2.0]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [-1.0, 1.0, 2.0]
+    """
+
+    OP_NAME: Final = "Ceil"
+
+    __slots__ = ("_y",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._y = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(scope: Scope, x: Operand[TF] | TensorValue) -> Ceil[TF]:
+        """Factory method to create a class wrapping a new Ceil operation.
+
+        Args:
+            scope: current scope.
+            x: the input tensor.
+
+        Returns:
+            a new instance of Ceil.
+        """
+        operation = build(scope, "Ceil", (x,), {})
+        return Ceil(operation)
+
+    def y(self) -> Output[TF_co]:
+        """Returns the result, of the shape and type of ``x``."""
+        return self._y
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._y
+
+
+@final
+class Round(PrimitiveOp, Generic[TN_co]):
+    """Rounds the values of a tensor to the nearest integer, element-wise.
+
+    Rounds half to even, also known as banker's rounding: 0.5 and 1.5 give 0 and 2, -2.5
+    gives -2 (not away from zero as C's ``round``). The sign of zero is kept. Integer
+    tensors
+    are returned unchanged, as by TensorFlow Python's ``tf.math.round`` (which does not run
+    the op for them: TensorFlow 2.21's CPU kernel of Round gives zeros for integer tensors,
+    a
+    bug tfops does not reproduce). Round passes no gradient (TensorFlow's rule returns
+    none).
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.math.round(tf.constant([0.5, 1.5, 2.5, -2.5, 2.7]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [0.0, 2.0, 2.0, -2.0, 3.0]
+    """
+
+    OP_NAME: Final = "Round"
+
+    __slots__ = ("_y",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._y = cast("Output[TN_co]", operation.output(0))
+
+    @staticmethod
+    def create(scope: Scope, x: Operand[TN] | TensorValue) -> Round[TN]:
+        """Factory method to create a class wrapping a new Round operation.
+
+        Args:
+            scope: current scope.
+            x: the input tensor.
+
+        Returns:
+            a new instance of Round.
+        """
+        operation = build(scope, "Round", (x,), {})
+        return Round(operation)
+
+    def y(self) -> Output[TN_co]:
+        """Returns the result, of the shape and type of ``x``."""
+        return self._y
+
+    def asOutput(self) -> Output[TN_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._y
+
+
+@final
+class Rint(PrimitiveOp, Generic[TF_co]):
+    """Returns element-wise integer closest to x.
+
+    If the result is midway between two representable values, the even representable is
+    chosen: as Round for floating point tensors (rint(-1.5) is -2, rint(0.5) is 0). Rint
+    passes no gradient (TensorFlow's rule returns none). TensorFlow has no float16 CPU
+    kernel for Rint; tfops computes it in float16 as the other types.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.math.rint(tf.constant([-1.7, -1.5, 0.5, 1.5]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [-2.0, -2.0, 0.0, 2.0]
+    """
+
+    OP_NAME: Final = "Rint"
+
+    __slots__ = ("_y",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._y = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(scope: Scope, x: Operand[TF] | TensorValue) -> Rint[TF]:
+        """Factory method to create a class wrapping a new Rint operation.
+
+        Args:
+            scope: current scope.
+            x: the input tensor.
+
+        Returns:
+            a new instance of Rint.
+        """
+        operation = build(scope, "Rint", (x,), {})
+        return Rint(operation)
 
     def y(self) -> Output[TF_co]:
         """Returns the result, of the shape and type of ``x``."""
