@@ -137,6 +137,7 @@ SAMPLES: dict[str, Callable[[Any], Any]] = {
     "BitwiseAnd": lambda tf: tf.bitwise.bitwiseAnd(c(tf, [6, 3]), c(tf, [3, 5])),
     "BitwiseOr": lambda tf: tf.bitwise.bitwiseOr(c(tf, [6, 3]), c(tf, [3, 5])),
     "BitwiseXor": lambda tf: tf.bitwise.bitwiseXor(c(tf, [6, 3]), c(tf, [3, 5])),
+    "Zeta": lambda tf: tf.math.zeta(c(tf, [2.0, 3.0]), c(tf, F)),
     #
     # fidelity and conveniences
     #

@@ -77,9 +77,12 @@ from tfops.op.math import (
     Cos,
     Cosh,
     Cumsum,
+    Digamma,
     Div,
     DivNoNan,
     Equal,
+    Erf,
+    Erfc,
     Exp,
     Expm1,
     Floor,
@@ -89,9 +92,11 @@ from tfops.op.math import (
     GreaterEqual,
     InvertPermutation,
     IsFinite,
+    IsInf,
     IsNan,
     Less,
     LessEqual,
+    Lgamma,
     Log,
     Log1p,
     LogicalAnd,
@@ -104,6 +109,7 @@ from tfops.op.math import (
     Mul,
     Neg,
     NotEqual,
+    Polygamma,
     Pow,
     RealDiv,
     Reciprocal,
@@ -124,6 +130,9 @@ from tfops.op.math import (
     TruncateDiv,
     TruncateMod,
     UnsortedSegmentSum,
+    Xdivy,
+    Xlogy,
+    Zeta,
 )
 from tfops.op.nn import (
     BiasAdd,
@@ -889,6 +898,111 @@ class MathOps:
             a new instance of Rint.
         """
         return Rint.create(self._scope, x)
+
+    def isInf(self, x: Operand[TFloating] | TensorValue) -> IsInf:
+        """Returns which elements of x are Inf.
+
+        Args:
+            x: the input tensor.
+
+        Returns:
+            a new instance of IsInf.
+        """
+        return IsInf.create(self._scope, x)
+
+    def erf(self, x: Operand[TF] | TensorValue) -> Erf[TF]:
+        """Computes the Gauss error function of ``x`` element-wise.
+
+        Args:
+            x: the input tensor.
+
+        Returns:
+            a new instance of Erf.
+        """
+        return Erf.create(self._scope, x)
+
+    def erfc(self, x: Operand[TF] | TensorValue) -> Erfc[TF]:
+        """Computes the complementary error function of ``x`` element-wise.
+
+        Args:
+            x: the input tensor.
+
+        Returns:
+            a new instance of Erfc.
+        """
+        return Erfc.create(self._scope, x)
+
+    def lgamma(self, x: Operand[TF] | TensorValue) -> Lgamma[TF]:
+        """Computes the log of the absolute value of ``Gamma(x)`` element-wise.
+
+        Args:
+            x: the input tensor.
+
+        Returns:
+            a new instance of Lgamma.
+        """
+        return Lgamma.create(self._scope, x)
+
+    def digamma(self, x: Operand[TF] | TensorValue) -> Digamma[TF]:
+        """Computes Psi, the derivative of Lgamma, element-wise.
+
+        Args:
+            x: the input tensor.
+
+        Returns:
+            a new instance of Digamma.
+        """
+        return Digamma.create(self._scope, x)
+
+    def polygamma(
+        self, a: Operand[TF] | TensorValue, x: Operand[TF] | TensorValue
+    ) -> Polygamma[TF]:
+        """Computes the polygamma function psi^(n)(x).
+
+        Args:
+            a: the first operand.
+            x: the second operand, of the same data type.
+
+        Returns:
+            a new instance of Polygamma.
+        """
+        return Polygamma.create(self._scope, a, x)
+
+    def zeta(self, x: Operand[TF] | TensorValue, q: Operand[TF] | TensorValue) -> Zeta[TF]:
+        """Computes the Hurwitz zeta function zeta(x, q).
+
+        Args:
+            x: the first operand.
+            q: the second operand, of the same data type.
+
+        Returns:
+            a new instance of Zeta.
+        """
+        return Zeta.create(self._scope, x, q)
+
+    def xlogy(self, x: Operand[TF] | TensorValue, y: Operand[TF] | TensorValue) -> Xlogy[TF]:
+        """Returns 0 if x == 0, and x * log(y) otherwise, elementwise.
+
+        Args:
+            x: the first operand.
+            y: the second operand, of the same data type.
+
+        Returns:
+            a new instance of Xlogy.
+        """
+        return Xlogy.create(self._scope, x, y)
+
+    def xdivy(self, x: Operand[TF] | TensorValue, y: Operand[TF] | TensorValue) -> Xdivy[TF]:
+        """Returns 0 if x == 0, and x / y otherwise, elementwise.
+
+        Args:
+            x: the first operand.
+            y: the second operand, of the same data type.
+
+        Returns:
+            a new instance of Xdivy.
+        """
+        return Xdivy.create(self._scope, x, y)
 
     def abs(self, x: Operand[TN] | TensorValue) -> Abs[TN]:
         """Computes the absolute value of a tensor.

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+import scipy.special  # type: ignore[import-untyped]
 from opchecks import (
     ALL,
     FLOATS,
@@ -38,10 +39,14 @@ from tfops.op.math import (
     Atanh,
     Cos,
     Cosh,
+    Erf,
+    Erfc,
     Exp,
     Expm1,
     IsFinite,
+    IsInf,
     IsNan,
+    Lgamma,
     Log,
     Log1p,
     LogicalNot,
@@ -68,6 +73,10 @@ SIGNED = FLOATS + SIGNED_INTEGERS
 
 TOLERANCE: Mapping[type[TType], float] = {TFloat16: 1e-3, TFloat32: 1e-6, TFloat64: 1e-15}
 """Relative tolerance of a floating point kernel against numpy in float64 (no absolute one)."""
+
+SPECIAL_TOLERANCE: Mapping[type[TType], float] = {TFloat16: 1e-3, TFloat32: 1e-6, TFloat64: 1e-12}
+"""Of the special functions (math:), as ``opchecks.RTOL``: XLA's float64 lgamma is accurate to
+about 2e-15 absolutely, so relatively less where it crosses zero."""
 
 SIGNED_VALUES = [-7, -1, 0, 1, 6, 100]
 UNSIGNED_VALUES = [0, 1, 6, 7, 100, 255]
@@ -369,6 +378,32 @@ ROWS = [
                    At([1e-10, -0.5, 0.999], np.arctanh, rtol=1e-15)),
           derivative=(At([0.0, 0.5, -0.8], lambda x: 1 / (1 - x * x), rtol=1e-15),
                       At([1.0], [inf]))),
+    # math: special functions (scipy's are the references; XLA's float64 approximations are
+    # within a few units in the last place of them)
+    Unary(IsInf, "math.isInf", np.isinf, FLOATS, cycle(-inf, -1.0, -0.0, 0.0, inf, nan),
+          special=(At(extremes, [False, False, False, False], FLOATS),
+                   At(NAN_BITS.view(np.float64), [False, False, False])),
+          order=0, out=TBool),
+    Unary(Erf, "math.erf", scipy.special.erf, FLOATS, interval(-2.5, 2.5),
+          special=(At([0.0, -0.0, inf, -inf, nan, 6.0, -30.0],
+                      [0.0, -0.0, 1.0, -1.0, nan, 1.0, -1.0], FLOATS),
+                   At([1e-10, 0.5, -1.5], scipy.special.erf, rtol=1e-15)),
+          derivative=(At([0.0, 1.0, -2.0], lambda x: 2 / np.sqrt(np.pi) * np.exp(-x * x),
+                         rtol=1e-15),),
+          rtol=SPECIAL_TOLERANCE),
+    Unary(Erfc, "math.erfc", scipy.special.erfc, FLOATS, interval(-2.5, 2.5),
+          special=(At([0.0, -0.0, inf, -inf, nan, 30.0], [1.0, 1.0, 0.0, 2.0, nan, 0.0], FLOATS),
+                   At([5.0, 10.0, 26.0], scipy.special.erfc, rtol=1e-13)),  # no cancellation
+          derivative=(At([0.0, 1.0, -2.0], lambda x: -2 / np.sqrt(np.pi) * np.exp(-x * x),
+                         rtol=1e-15),),
+          rtol=SPECIAL_TOLERANCE),
+    Unary(Lgamma, "math.lgamma", scipy.special.gammaln, FLOATS, interval(0.3, 4.5),
+          special=(At([1.0, 2.0, 0.0, -0.0, -1.0, -2.0, inf, -inf, nan],
+                      [0.0, 0.0, inf, inf, inf, inf, inf, inf, nan], FLOATS),  # poles: inf
+                   At([-0.5, -2.5, 0.5, 100.0, 1e-8, 1e300], scipy.special.gammaln,
+                      rtol=1e-14)),
+          derivative=(At([1.0, 2.5, -0.5], scipy.special.psi, rtol=1e-12),),
+          rtol=SPECIAL_TOLERANCE),
 ]
 OPS = {row.name: row for row in ROWS}
 DIFFERENTIABLE = [row for row in ROWS if row.order > 0]

@@ -6,8 +6,9 @@ InvertPermutation, UnsortedSegmentSum, Exp, Log, Neg, Square, Reciprocal, Add, S
 SquaredDifference, Equal, AddN, Mean, ArgMax, ArgMin, Cumsum, DivNoNan, RealDiv, FloorDiv,
 FloorMod, Pow, Maximum, Minimum, NotEqual, Less, LessEqual, Greater, GreaterEqual, LogicalAnd,
 LogicalOr, Sin, Cos, Tan, Asin, Acos, Atan, Atan2, Sinh, Cosh, Asinh, Acosh, Atanh, Mod,
-TruncateMod, TruncateDiv, Floor, Ceil, Round, Rint, Abs, Sign, Sqrt, Rsqrt, Expm1, Log1p, Tanh,
-Sigmoid, Softplus, IsFinite, IsNan, LogicalNot.
+TruncateMod, TruncateDiv, Floor, Ceil, Round, Rint, IsInf, Erf, Erfc, Lgamma, Digamma,
+Polygamma, Zeta, Xlogy, Xdivy, Abs, Sign, Sqrt, Rsqrt, Expm1, Log1p, Tanh, Sigmoid, Softplus,
+IsFinite, IsNan, LogicalNot.
 
 Each class wraps one operation type; ``create`` adds a new operation to a scope's graph.
 The examples assume ``import numpy as np``, ``from tfops import Graph, Ops, Session,
@@ -88,6 +89,15 @@ __all__ = [
     "Ceil",
     "Round",
     "Rint",
+    "IsInf",
+    "Erf",
+    "Erfc",
+    "Lgamma",
+    "Digamma",
+    "Polygamma",
+    "Zeta",
+    "Xlogy",
+    "Xdivy",
     "Abs",
     "Sign",
     "Sqrt",
@@ -2749,6 +2759,449 @@ class Rint(PrimitiveOp, Generic[TF_co]):
     def asOutput(self) -> Output[TF_co]:
         """Returns the symbolic handle of the tensor."""
         return self._y
+
+
+@final
+class IsInf(PrimitiveOp):
+    """Returns which elements of x are Inf.
+
+    True where an element is ``inf`` or ``-inf`` (not where it is NaN). Not differentiable.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.math.isInf(tf.constant([1.0, np.inf, -np.inf, np.nan]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [False, True, True, False]
+    """
+
+    OP_NAME: Final = "IsInf"
+
+    __slots__ = ("_y",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._y = cast("Output[TBool]", operation.output(0))
+
+    @staticmethod
+    def create(scope: Scope, x: Operand[TFloating] | TensorValue) -> IsInf:
+        """Factory method to create a class wrapping a new IsInf operation.
+
+        Args:
+            scope: current scope.
+            x: the input tensor.
+
+        Returns:
+            a new instance of IsInf.
+        """
+        operation = build(scope, "IsInf", (x,), {})
+        return IsInf(operation)
+
+    def y(self) -> Output[TBool]:
+        """Returns a bool tensor of the shape of ``x``."""
+        return self._y
+
+    def asOutput(self) -> Output[TBool]:
+        """Returns the symbolic handle of the tensor."""
+        return self._y
+
+
+@final
+class Erf(PrimitiveOp, Generic[TF_co]):
+    """Computes the Gauss error function of ``x`` element-wise.
+
+    erf(x) = 2 / sqrt(pi) * integral from 0 to x of exp(-t^2) dt, in [-1, 1]; odd, so the
+    sign of zero is kept. Its derivative is 2 / sqrt(pi) * exp(-x^2). TensorFlow 2.21's
+    float64 CPU kernel gives NaN where x^2 overflows (|x| >= 1.34e154, and at ``inf`` and
+    ``-inf``); tfops gives the limits -1 and 1 there.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.math.erf(tf.constant([0.0, 0.5, -2.0, np.inf]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [0.0, 0.520, -0.995, 1.0]
+    """
+
+    OP_NAME: Final = "Erf"
+
+    __slots__ = ("_y",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._y = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(scope: Scope, x: Operand[TF] | TensorValue) -> Erf[TF]:
+        """Factory method to create a class wrapping a new Erf operation.
+
+        Args:
+            scope: current scope.
+            x: the input tensor.
+
+        Returns:
+            a new instance of Erf.
+        """
+        operation = build(scope, "Erf", (x,), {})
+        return Erf(operation)
+
+    def y(self) -> Output[TF_co]:
+        """Returns the result, of the shape and type of ``x``."""
+        return self._y
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._y
+
+
+@final
+class Erfc(PrimitiveOp, Generic[TF_co]):
+    """Computes the complementary error function of ``x`` element-wise.
+
+    erfc(x) = 1 - erf(x), in [0, 2], computed without the cancellation of ``1 - erf(x)``:
+    accurate also where it is tiny (large ``x``). Its derivative is
+    -2 / sqrt(pi) * exp(-x^2).
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.math.erfc(tf.constant([0.0, 0.5, 3.0, -np.inf]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [1.0, 0.480, 2.209e-05, 2.0]
+    """
+
+    OP_NAME: Final = "Erfc"
+
+    __slots__ = ("_y",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._y = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(scope: Scope, x: Operand[TF] | TensorValue) -> Erfc[TF]:
+        """Factory method to create a class wrapping a new Erfc operation.
+
+        Args:
+            scope: current scope.
+            x: the input tensor.
+
+        Returns:
+            a new instance of Erfc.
+        """
+        operation = build(scope, "Erfc", (x,), {})
+        return Erfc(operation)
+
+    def y(self) -> Output[TF_co]:
+        """Returns the result, of the shape and type of ``x``."""
+        return self._y
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._y
+
+
+@final
+class Lgamma(PrimitiveOp, Generic[TF_co]):
+    """Computes the log of the absolute value of ``Gamma(x)`` element-wise.
+
+    For positive numbers this function is the logarithm of the gamma function,
+    log(Gamma(x));
+    for negative ones the logarithm of its absolute value. At its poles, 0 and the negative
+    integers, and at ``inf`` and ``-inf`` it is ``inf``. Its derivative is digamma(x).
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.math.lgamma(tf.constant([1.0, 0.5, 10.0, -0.5, 0.0]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [0.0, 0.572, 12.802, 1.266, inf]
+    """
+
+    OP_NAME: Final = "Lgamma"
+
+    __slots__ = ("_y",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._y = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(scope: Scope, x: Operand[TF] | TensorValue) -> Lgamma[TF]:
+        """Factory method to create a class wrapping a new Lgamma operation.
+
+        Args:
+            scope: current scope.
+            x: the input tensor.
+
+        Returns:
+            a new instance of Lgamma.
+        """
+        operation = build(scope, "Lgamma", (x,), {})
+        return Lgamma(operation)
+
+    def y(self) -> Output[TF_co]:
+        """Returns the result, of the shape and type of ``x``."""
+        return self._y
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._y
+
+
+@final
+class Digamma(PrimitiveOp, Generic[TF_co]):
+    """Computes Psi, the derivative of Lgamma, element-wise.
+
+    digamma(x) = Gamma'(x) / Gamma(x), the derivative of lgamma(x) (the log of the absolute
+    value of Gamma(x)). At the poles, 0 (of either sign) and the negative
+    integers, the result is NaN, as TensorFlow's (not infinite); ``inf`` gives ``inf`` and
+    ``-inf`` NaN. Its derivative is polygamma(1, x); Polygamma takes float32 and float64
+    only, so the gradient of a float16 Digamma cannot be built (a ``TypeError``), as in
+    TensorFlow.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.math.digamma(tf.constant([1.0, 2.0, -0.5, 0.0]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [-0.577, 0.423, 0.036, nan]
+    """
+
+    OP_NAME: Final = "Digamma"
+
+    __slots__ = ("_y",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._y = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(scope: Scope, x: Operand[TF] | TensorValue) -> Digamma[TF]:
+        """Factory method to create a class wrapping a new Digamma operation.
+
+        Args:
+            scope: current scope.
+            x: the input tensor.
+
+        Returns:
+            a new instance of Digamma.
+        """
+        operation = build(scope, "Digamma", (x,), {})
+        return Digamma(operation)
+
+    def y(self) -> Output[TF_co]:
+        """Returns the result, of the shape and type of ``x``."""
+        return self._y
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._y
+
+
+@final
+class Polygamma(PrimitiveOp, Generic[TF_co]):
+    """Computes the polygamma function psi^(n)(x).
+
+    The n-th derivative of the digamma function: psi^(n)(x) = d^n/dx^n digamma(x), where n
+    is ``a``. ``a`` must hold non-negative integers (as floating point numbers): other
+    orders
+    give NaN. polygamma(0, x) is digamma(x); for n >= 1 it is (-1)^(n+1) n! zeta(n+1, x),
+    ``inf`` at 0 and the negative integers. Differentiable in ``x`` only (its derivative is
+    polygamma(a + 1, x)); no gradient flows to ``a``, as in TensorFlow.
+
+    The inputs broadcast against each other as in numpy and TensorFlow.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.math.polygamma(tf.constant([0.0, 1.0, 2.0]), tf.constant([1.0, 1.0, 2.0]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [-0.577, 1.645, -0.404]
+    """
+
+    OP_NAME: Final = "Polygamma"
+
+    __slots__ = ("_z",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._z = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope, a: Operand[TF] | TensorValue, x: Operand[TF] | TensorValue
+    ) -> Polygamma[TF]:
+        """Factory method to create a class wrapping a new Polygamma operation.
+
+        Args:
+            scope: current scope.
+            a: the first operand.
+            x: the second operand, of the same data type.
+
+        Returns:
+            a new instance of Polygamma.
+        """
+        operation = build(scope, "Polygamma", (a, x), {})
+        return Polygamma(operation)
+
+    def z(self) -> Output[TF_co]:
+        """Returns the result, of the broadcast shape."""
+        return self._z
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._z
+
+
+@final
+class Zeta(PrimitiveOp, Generic[TF_co]):
+    """Computes the Hurwitz zeta function zeta(x, q).
+
+    zeta(x, q) = sum over n >= 0 of (q + n)^-x, defined for x > 1 (x = 1 gives ``inf``,
+    x < 1 NaN); at q = 0 and the negative integers it is ``inf`` where x is an integer, NaN
+    elsewhere, and between them it is computed for integral x only (NaN otherwise), as
+    TensorFlow's. Differentiable in ``q`` only (its derivative is -x zeta(x + 1, q)); no
+    gradient flows to ``x``, as in TensorFlow.
+
+    The inputs broadcast against each other as in numpy and TensorFlow.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.math.zeta(tf.constant([2.0, 2.0, 3.0]), tf.constant([1.0, 2.0, 1.0]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [1.645, 0.645, 1.202]
+    """
+
+    OP_NAME: Final = "Zeta"
+
+    __slots__ = ("_z",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._z = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope, x: Operand[TF] | TensorValue, q: Operand[TF] | TensorValue
+    ) -> Zeta[TF]:
+        """Factory method to create a class wrapping a new Zeta operation.
+
+        Args:
+            scope: current scope.
+            x: the first operand.
+            q: the second operand, of the same data type.
+
+        Returns:
+            a new instance of Zeta.
+        """
+        operation = build(scope, "Zeta", (x, q), {})
+        return Zeta(operation)
+
+    def z(self) -> Output[TF_co]:
+        """Returns the result, of the broadcast shape."""
+        return self._z
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._z
+
+
+@final
+class Xlogy(PrimitiveOp, Generic[TF_co]):
+    """Returns 0 if x == 0, and x * log(y) otherwise, elementwise.
+
+    Where ``x`` is zero the result is that zero (of its sign) whatever ``y`` holds (0, a
+    negative number, ``inf`` or NaN); elsewhere it is x * log(y), so a NaN ``x`` gives NaN.
+    Its
+    gradients are xlogy(x != 0, y) for ``x`` and xdivy(x, y) for ``y``, as TensorFlow's.
+
+    The inputs broadcast against each other as in numpy and TensorFlow.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.math.xlogy(tf.constant([0.0, 0.0, 2.0]), tf.constant([0.0, np.nan, np.e]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [0.0, 0.0, 2.0]
+    """
+
+    OP_NAME: Final = "Xlogy"
+
+    __slots__ = ("_z",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._z = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope, x: Operand[TF] | TensorValue, y: Operand[TF] | TensorValue
+    ) -> Xlogy[TF]:
+        """Factory method to create a class wrapping a new Xlogy operation.
+
+        Args:
+            scope: current scope.
+            x: the first operand.
+            y: the second operand, of the same data type.
+
+        Returns:
+            a new instance of Xlogy.
+        """
+        operation = build(scope, "Xlogy", (x, y), {})
+        return Xlogy(operation)
+
+    def z(self) -> Output[TF_co]:
+        """Returns the result, of the broadcast shape."""
+        return self._z
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._z
+
+
+@final
+class Xdivy(PrimitiveOp, Generic[TF_co]):
+    """Returns 0 if x == 0, and x / y otherwise, elementwise.
+
+    Where ``x`` is zero the result is that zero (of its sign) whatever ``y`` holds (0 or NaN
+    included); elsewhere it is the IEEE 754 quotient. Its gradients are xdivy(x != 0, y)
+    for ``x`` and xdivy(-x, y^2) for ``y``, as TensorFlow's.
+
+    The inputs broadcast against each other as in numpy and TensorFlow.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.math.xdivy(tf.constant([0.0, 3.0, 1.0]), tf.constant([0.0, 2.0, 0.0]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [0.0, 1.5, inf]
+    """
+
+    OP_NAME: Final = "Xdivy"
+
+    __slots__ = ("_z",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._z = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope, x: Operand[TF] | TensorValue, y: Operand[TF] | TensorValue
+    ) -> Xdivy[TF]:
+        """Factory method to create a class wrapping a new Xdivy operation.
+
+        Args:
+            scope: current scope.
+            x: the first operand.
+            y: the second operand, of the same data type.
+
+        Returns:
+            a new instance of Xdivy.
+        """
+        operation = build(scope, "Xdivy", (x, y), {})
+        return Xdivy(operation)
+
+    def z(self) -> Output[TF_co]:
+        """Returns the result, of the broadcast shape."""
+        return self._z
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._z
 
 
 @final
