@@ -138,6 +138,7 @@ SAMPLES: dict[str, Callable[[Any], Any]] = {
     "BitwiseOr": lambda tf: tf.bitwise.bitwiseOr(c(tf, [6, 3]), c(tf, [3, 5])),
     "BitwiseXor": lambda tf: tf.bitwise.bitwiseXor(c(tf, [6, 3]), c(tf, [3, 5])),
     "Zeta": lambda tf: tf.math.zeta(c(tf, [2.0, 3.0]), c(tf, F)),
+    "EuclideanNorm": lambda tf: tf.linalg.euclideanNorm(c(tf, F), c(tf, 0)),
     #
     # fidelity and conveniences
     #

@@ -59,7 +59,7 @@ from tfops.op.core import (
     ZerosLike,
 )
 from tfops.op.dtypes import Cast
-from tfops.op.linalg import BatchMatMul, MatMul, Transpose
+from tfops.op.linalg import BatchMatMul, EuclideanNorm, MatMul, Transpose
 from tfops.op.math import (
     Abs,
     Acos,
@@ -1301,6 +1301,26 @@ class LinalgOps:
             a new instance of BatchMatMul.
         """
         return BatchMatMul.create(self._scope, x, y, *options, adjX=adjX, adjY=adjY)
+
+    def euclideanNorm(
+        self,
+        input: Operand[TN] | TensorValue,
+        axis: Operand[TIntegral] | TensorValue,
+        *options: EuclideanNorm.Options,
+        keepDims: bool | None = None,
+    ) -> EuclideanNorm[TN]:
+        """Computes the euclidean norm of elements across dimensions of a tensor.
+
+        Args:
+            input: the tensor to reduce.
+            axis: the dimensions to reduce, in ``[-rank(input), rank(input))``.
+            options: carries optional attribute values (``EuclideanNorm.keepDims(...)``).
+            keepDims: if true, retain reduced dimensions with length 1 (the same as the option).
+
+        Returns:
+            a new instance of EuclideanNorm.
+        """
+        return EuclideanNorm.create(self._scope, input, axis, *options, keepDims=keepDims)
 
 
 @final
