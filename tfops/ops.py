@@ -752,8 +752,8 @@ class MathOps:
         """Computes arctangent of ``y/x`` element-wise, respecting signs of the arguments.
 
         Args:
-            y: the first operand.
-            x: the second operand, of the same data type.
+            y: the ordinates of the points.
+            x: the abscissae of the points, of the same data type.
 
         Returns:
             a new instance of Atan2.
@@ -960,8 +960,8 @@ class MathOps:
         """Computes the polygamma function psi^(n)(x).
 
         Args:
-            a: the first operand.
-            x: the second operand, of the same data type.
+            a: the orders n, non-negative integers.
+            x: the arguments, of the same data type.
 
         Returns:
             a new instance of Polygamma.
@@ -972,8 +972,8 @@ class MathOps:
         """Computes the Hurwitz zeta function zeta(x, q).
 
         Args:
-            x: the first operand.
-            q: the second operand, of the same data type.
+            x: the exponents.
+            q: the shifts (the first term is q^-x), of the same data type.
 
         Returns:
             a new instance of Zeta.

@@ -2164,8 +2164,8 @@ class Atan2(PrimitiveOp, Generic[TF_co]):
 
         Args:
             scope: current scope.
-            y: the first operand.
-            x: the second operand, of the same data type.
+            y: the ordinates of the points.
+            x: the abscissae of the points, of the same data type.
 
         Returns:
             a new instance of Atan2.
@@ -3030,8 +3030,8 @@ class Polygamma(PrimitiveOp, Generic[TF_co]):
 
         Args:
             scope: current scope.
-            a: the first operand.
-            x: the second operand, of the same data type.
+            a: the orders n, non-negative integers.
+            x: the arguments, of the same data type.
 
         Returns:
             a new instance of Polygamma.
@@ -3083,8 +3083,8 @@ class Zeta(PrimitiveOp, Generic[TF_co]):
 
         Args:
             scope: current scope.
-            x: the first operand.
-            q: the second operand, of the same data type.
+            x: the exponents.
+            q: the shifts (the first term is q^-x), of the same data type.
 
         Returns:
             a new instance of Zeta.

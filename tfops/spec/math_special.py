@@ -118,6 +118,7 @@ binaryOp(
     example("tf.math.polygamma(tf.constant([0.0, 1.0, 2.0]), tf.constant([1.0, 1.0, 2.0]))",
             "[-0.577, 1.645, -0.404]"),
     names=("a", "x"),
+    docs=("the orders n, non-negative integers", "the arguments, of the same data type"),
 )
 
 
@@ -139,6 +140,7 @@ binaryOp(
     example("tf.math.zeta(tf.constant([2.0, 2.0, 3.0]), tf.constant([1.0, 2.0, 1.0]))",
             "[1.645, 0.645, 1.202]"),
     names=("x", "q"),
+    docs=("the exponents", "the shifts (the first term is q^-x), of the same data type"),
 )
 
 

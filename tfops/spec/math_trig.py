@@ -67,10 +67,11 @@ def binaryOp(
     example: str,
     *,
     names: tuple[str, str] = ("x", "y"),
+    docs: tuple[str, str] = ("the first operand", "the second operand, of the same data type"),
     group: str = "math",
 ) -> None:
-    """Registers a broadcasting op ``z = f(x, y)`` (inputs named ``names``) whose output has
-    the inputs' data type."""
+    """Registers a broadcasting op ``z = f(x, y)`` (inputs named ``names``, described by
+    ``docs``) whose output has the inputs' data type."""
     first, second = names
     registerOp(
         OpDef(
@@ -80,8 +81,8 @@ def binaryOp(
             description=f"{description}\n\n"
             "The inputs broadcast against each other as in numpy and TensorFlow.",
             inputs=(
-                InputDef(first, "the first operand", typeAttr="T"),
-                InputDef(second, "the second operand, of the same data type", typeAttr="T"),
+                InputDef(first, docs[0], typeAttr="T"),
+                InputDef(second, docs[1], typeAttr="T"),
             ),
             outputs=(OutputDef("z", "the result, of the broadcast shape", typeAttr="T"),),
             attrs=(AttrDef("T", "type", allowed=allowed),),
@@ -199,6 +200,7 @@ binaryOp(
     example("tf.math.atan2(tf.constant([1.0, 1.0, -1.0]), tf.constant([1.0, -1.0, 0.0]))",
             "[0.785, 2.356, -1.571]"),
     names=("y", "x"),
+    docs=("the ordinates of the points", "the abscissae of the points, of the same data type"),
 )
 
 
