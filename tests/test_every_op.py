@@ -150,6 +150,14 @@ SAMPLES: dict[str, Callable[[Any], Any]] = {
     "Assert": lambda tf: tf.assertThat(c(tf, True), [c(tf, F), c(tf, [1, 2])]),
     #
     # math: trigonometric, rounding, special, integer, bitwise, solvers, norms
+    "Asin": lambda tf: tf.math.asin(c(tf, [0.5, -0.25])),
+    "Acos": lambda tf: tf.math.acos(c(tf, [0.5, -0.25])),
+    "Atanh": lambda tf: tf.math.atanh(c(tf, [0.5, -0.25])),
+    "BitwiseAnd": lambda tf: tf.bitwise.bitwiseAnd(c(tf, [6, 3]), c(tf, [3, 5])),
+    "BitwiseOr": lambda tf: tf.bitwise.bitwiseOr(c(tf, [6, 3]), c(tf, [3, 5])),
+    "BitwiseXor": lambda tf: tf.bitwise.bitwiseXor(c(tf, [6, 3]), c(tf, [3, 5])),
+    "Zeta": lambda tf: tf.math.zeta(c(tf, [2.0, 3.0]), c(tf, F)),
+    "EuclideanNorm": lambda tf: tf.linalg.euclideanNorm(c(tf, F), c(tf, 0)),
     # linalg: inverses, solvers, factorizations
     "MatrixInverse": lambda tf: tf.linalg.inv(c(tf, M)),
     "MatrixDeterminant": lambda tf: tf.linalg.det(c(tf, M)),

@@ -17,6 +17,7 @@ from tfops.errors import DataTypeError
 from tfops.op._gradients_op import Gradients
 from tfops.op._typevars import TF, TI, TN, T
 from tfops.op._variables import initOp, variableWithInit
+from tfops.op.bitwise import BitwiseAnd, BitwiseOr, BitwiseXor
 from tfops.op.core import (
     All,
     Any,
@@ -74,6 +75,7 @@ from tfops.op.linalg import (
     BatchMatMul,
     Cholesky,
     Det,
+    EuclideanNorm,
     Inv,
     MatMul,
     Qr,
@@ -83,25 +85,41 @@ from tfops.op.linalg import (
 )
 from tfops.op.math import (
     Abs,
+    Acos,
+    Acosh,
     Add,
     AddN,
     ArgMax,
     ArgMin,
+    Asin,
+    Asinh,
+    Atan,
+    Atan2,
+    Atanh,
+    Ceil,
+    Cos,
+    Cosh,
     Cumsum,
+    Digamma,
     Div,
     DivNoNan,
     Equal,
+    Erf,
+    Erfc,
     Exp,
     Expm1,
+    Floor,
     FloorDiv,
     FloorMod,
     Greater,
     GreaterEqual,
     InvertPermutation,
     IsFinite,
+    IsInf,
     IsNan,
     Less,
     LessEqual,
+    Lgamma,
     Log,
     Log1p,
     LogicalAnd,
@@ -110,22 +128,34 @@ from tfops.op.math import (
     Maximum,
     Mean,
     Minimum,
+    Mod,
     Mul,
     Neg,
     NotEqual,
+    Polygamma,
     Pow,
     RealDiv,
     Reciprocal,
+    Rint,
+    Round,
     Rsqrt,
     Sigmoid,
     Sign,
+    Sin,
+    Sinh,
     Softplus,
     Sqrt,
     Square,
     SquaredDifference,
     Sub,
+    Tan,
     Tanh,
+    TruncateDiv,
+    TruncateMod,
     UnsortedSegmentSum,
+    Xdivy,
+    Xlogy,
+    Zeta,
 )
 from tfops.op.nn import (
     BiasAdd,
@@ -174,6 +204,7 @@ from tfops.types import (
 __all__ = [
     "Ops",
     "MathOps",
+    "BitwiseOps",
     "DtypesOps",
     "LinalgOps",
     "NnOps",
@@ -684,6 +715,328 @@ class MathOps:
         """
         return LogicalOr.create(self._scope, x, y)
 
+    def sin(self, x: Operand[TF] | TensorValue) -> Sin[TF]:
+        """Computes sine of x element-wise.
+
+        Args:
+            x: the input tensor.
+
+        Returns:
+            a new instance of Sin.
+        """
+        return Sin.create(self._scope, x)
+
+    def cos(self, x: Operand[TF] | TensorValue) -> Cos[TF]:
+        """Computes cosine of x element-wise.
+
+        Args:
+            x: the input tensor.
+
+        Returns:
+            a new instance of Cos.
+        """
+        return Cos.create(self._scope, x)
+
+    def tan(self, x: Operand[TF] | TensorValue) -> Tan[TF]:
+        """Computes tan of x element-wise.
+
+        Args:
+            x: the input tensor.
+
+        Returns:
+            a new instance of Tan.
+        """
+        return Tan.create(self._scope, x)
+
+    def asin(self, x: Operand[TF] | TensorValue) -> Asin[TF]:
+        """Computes the trigonometric inverse sine of x element-wise.
+
+        Args:
+            x: the input tensor.
+
+        Returns:
+            a new instance of Asin.
+        """
+        return Asin.create(self._scope, x)
+
+    def acos(self, x: Operand[TF] | TensorValue) -> Acos[TF]:
+        """Computes acos of x element-wise.
+
+        Args:
+            x: the input tensor.
+
+        Returns:
+            a new instance of Acos.
+        """
+        return Acos.create(self._scope, x)
+
+    def atan(self, x: Operand[TF] | TensorValue) -> Atan[TF]:
+        """Computes the trigonometric inverse tangent of x element-wise.
+
+        Args:
+            x: the input tensor.
+
+        Returns:
+            a new instance of Atan.
+        """
+        return Atan.create(self._scope, x)
+
+    def atan2(self, y: Operand[TF] | TensorValue, x: Operand[TF] | TensorValue) -> Atan2[TF]:
+        """Computes arctangent of ``y/x`` element-wise, respecting signs of the arguments.
+
+        Args:
+            y: the ordinates of the points.
+            x: the abscissae of the points, of the same data type.
+
+        Returns:
+            a new instance of Atan2.
+        """
+        return Atan2.create(self._scope, y, x)
+
+    def sinh(self, x: Operand[TF] | TensorValue) -> Sinh[TF]:
+        """Computes hyperbolic sine of x element-wise.
+
+        Args:
+            x: the input tensor.
+
+        Returns:
+            a new instance of Sinh.
+        """
+        return Sinh.create(self._scope, x)
+
+    def cosh(self, x: Operand[TF] | TensorValue) -> Cosh[TF]:
+        """Computes hyperbolic cosine of x element-wise.
+
+        Args:
+            x: the input tensor.
+
+        Returns:
+            a new instance of Cosh.
+        """
+        return Cosh.create(self._scope, x)
+
+    def asinh(self, x: Operand[TF] | TensorValue) -> Asinh[TF]:
+        """Computes inverse hyperbolic sine of x element-wise.
+
+        Args:
+            x: the input tensor.
+
+        Returns:
+            a new instance of Asinh.
+        """
+        return Asinh.create(self._scope, x)
+
+    def acosh(self, x: Operand[TF] | TensorValue) -> Acosh[TF]:
+        """Computes inverse hyperbolic cosine of x element-wise.
+
+        Args:
+            x: the input tensor.
+
+        Returns:
+            a new instance of Acosh.
+        """
+        return Acosh.create(self._scope, x)
+
+    def atanh(self, x: Operand[TF] | TensorValue) -> Atanh[TF]:
+        """Computes inverse hyperbolic tangent of x element-wise.
+
+        Args:
+            x: the input tensor.
+
+        Returns:
+            a new instance of Atanh.
+        """
+        return Atanh.create(self._scope, x)
+
+    def mod(self, x: Operand[TN] | TensorValue, y: Operand[TN] | TensorValue) -> Mod[TN]:
+        """Returns element-wise remainder of division.
+
+        Args:
+            x: the first operand.
+            y: the second operand, of the same data type.
+
+        Returns:
+            a new instance of Mod.
+        """
+        return Mod.create(self._scope, x, y)
+
+    def truncateMod(
+        self, x: Operand[TN] | TensorValue, y: Operand[TN] | TensorValue
+    ) -> TruncateMod[TN]:
+        """Returns element-wise remainder of division.
+
+        Args:
+            x: the first operand.
+            y: the second operand, of the same data type.
+
+        Returns:
+            a new instance of TruncateMod.
+        """
+        return TruncateMod.create(self._scope, x, y)
+
+    def truncateDiv(
+        self, x: Operand[TN] | TensorValue, y: Operand[TN] | TensorValue
+    ) -> TruncateDiv[TN]:
+        """Returns x / y element-wise, rounded towards zero.
+
+        Args:
+            x: the first operand.
+            y: the second operand, of the same data type.
+
+        Returns:
+            a new instance of TruncateDiv.
+        """
+        return TruncateDiv.create(self._scope, x, y)
+
+    def floor(self, x: Operand[TF] | TensorValue) -> Floor[TF]:
+        """Returns element-wise largest integer not greater than x.
+
+        Args:
+            x: the input tensor.
+
+        Returns:
+            a new instance of Floor.
+        """
+        return Floor.create(self._scope, x)
+
+    def ceil(self, x: Operand[TF] | TensorValue) -> Ceil[TF]:
+        """Returns element-wise smallest integer not less than x.
+
+        Args:
+            x: the input tensor.
+
+        Returns:
+            a new instance of Ceil.
+        """
+        return Ceil.create(self._scope, x)
+
+    def round(self, x: Operand[TN] | TensorValue) -> Round[TN]:
+        """Rounds the values of a tensor to the nearest integer, element-wise.
+
+        Args:
+            x: the input tensor.
+
+        Returns:
+            a new instance of Round.
+        """
+        return Round.create(self._scope, x)
+
+    def rint(self, x: Operand[TF] | TensorValue) -> Rint[TF]:
+        """Returns element-wise integer closest to x.
+
+        Args:
+            x: the input tensor.
+
+        Returns:
+            a new instance of Rint.
+        """
+        return Rint.create(self._scope, x)
+
+    def isInf(self, x: Operand[TFloating] | TensorValue) -> IsInf:
+        """Returns which elements of x are Inf.
+
+        Args:
+            x: the input tensor.
+
+        Returns:
+            a new instance of IsInf.
+        """
+        return IsInf.create(self._scope, x)
+
+    def erf(self, x: Operand[TF] | TensorValue) -> Erf[TF]:
+        """Computes the Gauss error function of ``x`` element-wise.
+
+        Args:
+            x: the input tensor.
+
+        Returns:
+            a new instance of Erf.
+        """
+        return Erf.create(self._scope, x)
+
+    def erfc(self, x: Operand[TF] | TensorValue) -> Erfc[TF]:
+        """Computes the complementary error function of ``x`` element-wise.
+
+        Args:
+            x: the input tensor.
+
+        Returns:
+            a new instance of Erfc.
+        """
+        return Erfc.create(self._scope, x)
+
+    def lgamma(self, x: Operand[TF] | TensorValue) -> Lgamma[TF]:
+        """Computes the log of the absolute value of ``Gamma(x)`` element-wise.
+
+        Args:
+            x: the input tensor.
+
+        Returns:
+            a new instance of Lgamma.
+        """
+        return Lgamma.create(self._scope, x)
+
+    def digamma(self, x: Operand[TF] | TensorValue) -> Digamma[TF]:
+        """Computes Psi, the derivative of Lgamma, element-wise.
+
+        Args:
+            x: the input tensor.
+
+        Returns:
+            a new instance of Digamma.
+        """
+        return Digamma.create(self._scope, x)
+
+    def polygamma(
+        self, a: Operand[TF] | TensorValue, x: Operand[TF] | TensorValue
+    ) -> Polygamma[TF]:
+        """Computes the polygamma function psi^(n)(x).
+
+        Args:
+            a: the orders n, non-negative integers.
+            x: the arguments, of the same data type.
+
+        Returns:
+            a new instance of Polygamma.
+        """
+        return Polygamma.create(self._scope, a, x)
+
+    def zeta(self, x: Operand[TF] | TensorValue, q: Operand[TF] | TensorValue) -> Zeta[TF]:
+        """Computes the Hurwitz zeta function zeta(x, q).
+
+        Args:
+            x: the exponents.
+            q: the shifts (the first term is q^-x), of the same data type.
+
+        Returns:
+            a new instance of Zeta.
+        """
+        return Zeta.create(self._scope, x, q)
+
+    def xlogy(self, x: Operand[TF] | TensorValue, y: Operand[TF] | TensorValue) -> Xlogy[TF]:
+        """Returns 0 if x == 0, and x * log(y) otherwise, elementwise.
+
+        Args:
+            x: the first operand.
+            y: the second operand, of the same data type.
+
+        Returns:
+            a new instance of Xlogy.
+        """
+        return Xlogy.create(self._scope, x, y)
+
+    def xdivy(self, x: Operand[TF] | TensorValue, y: Operand[TF] | TensorValue) -> Xdivy[TF]:
+        """Returns 0 if x == 0, and x / y otherwise, elementwise.
+
+        Args:
+            x: the first operand.
+            y: the second operand, of the same data type.
+
+        Returns:
+            a new instance of Xdivy.
+        """
+        return Xdivy.create(self._scope, x, y)
+
     def abs(self, x: Operand[TN] | TensorValue) -> Abs[TN]:
         """Computes the absolute value of a tensor.
 
@@ -815,6 +1168,62 @@ class MathOps:
             a new instance of LogicalNot.
         """
         return LogicalNot.create(self._scope, x)
+
+
+@final
+class BitwiseOps:
+    """The ``bitwise`` ops of :class:`Ops` (``tf.bitwise.<op>``).
+
+    Args:
+        scope: the scope new operations are added with.
+    """
+
+    __slots__ = ("_scope",)
+
+    def __init__(self, scope: Scope) -> None:
+        self._scope = scope
+
+    def bitwiseAnd(
+        self, x: Operand[TI] | TensorValue, y: Operand[TI] | TensorValue
+    ) -> BitwiseAnd[TI]:
+        """Elementwise computes the bitwise AND of ``x`` and ``y``.
+
+        Args:
+            x: the first operand.
+            y: the second operand, of the same data type.
+
+        Returns:
+            a new instance of BitwiseAnd.
+        """
+        return BitwiseAnd.create(self._scope, x, y)
+
+    def bitwiseOr(
+        self, x: Operand[TI] | TensorValue, y: Operand[TI] | TensorValue
+    ) -> BitwiseOr[TI]:
+        """Elementwise computes the bitwise OR of ``x`` and ``y``.
+
+        Args:
+            x: the first operand.
+            y: the second operand, of the same data type.
+
+        Returns:
+            a new instance of BitwiseOr.
+        """
+        return BitwiseOr.create(self._scope, x, y)
+
+    def bitwiseXor(
+        self, x: Operand[TI] | TensorValue, y: Operand[TI] | TensorValue
+    ) -> BitwiseXor[TI]:
+        """Elementwise computes the bitwise XOR of ``x`` and ``y``.
+
+        Args:
+            x: the first operand.
+            y: the second operand, of the same data type.
+
+        Returns:
+            a new instance of BitwiseXor.
+        """
+        return BitwiseXor.create(self._scope, x, y)
 
 
 @final
@@ -1026,6 +1435,26 @@ class LinalgOps:
             a new instance of Qr.
         """
         return Qr.create(self._scope, input, *options, fullMatrices=fullMatrices)
+
+    def euclideanNorm(
+        self,
+        input: Operand[TN] | TensorValue,
+        axis: Operand[TIntegral] | TensorValue,
+        *options: EuclideanNorm.Options,
+        keepDims: bool | None = None,
+    ) -> EuclideanNorm[TN]:
+        """Computes the euclidean norm of elements across dimensions of a tensor.
+
+        Args:
+            input: the tensor to reduce.
+            axis: the dimensions to reduce, in ``[-rank(input), rank(input))``.
+            options: carries optional attribute values (``EuclideanNorm.keepDims(...)``).
+            keepDims: if true, retain reduced dimensions with length 1 (the same as the option).
+
+        Returns:
+            a new instance of EuclideanNorm.
+        """
+        return EuclideanNorm.create(self._scope, input, axis, *options, keepDims=keepDims)
 
 
 @final
@@ -1749,11 +2178,12 @@ class Ops:
         ('x', 'layer/Exp')
     """
 
-    __slots__ = ("_scope", "_math", "_dtypes", "_linalg", "_nn", "_random", "_train")
+    __slots__ = ("_scope", "_math", "_bitwise", "_dtypes", "_linalg", "_nn", "_random", "_train")
 
     def __init__(self, scope: Scope) -> None:
         self._scope = scope
         self._math: MathOps | None = None
+        self._bitwise: BitwiseOps | None = None
         self._dtypes: DtypesOps | None = None
         self._linalg: LinalgOps | None = None
         self._nn: NnOps | None = None
@@ -1766,6 +2196,14 @@ class Ops:
         group = self._math
         if group is None:
             group = self._math = MathOps(self._scope)
+        return group
+
+    @property
+    def bitwise(self) -> BitwiseOps:
+        """The ``bitwise`` ops (``tf.bitwise.<op>``)."""
+        group = self._bitwise
+        if group is None:
+            group = self._bitwise = BitwiseOps(self._scope)
         return group
 
     @property

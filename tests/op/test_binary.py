@@ -247,6 +247,46 @@ ROWS = [
             Case((TBool,), [False, False, True, True], [False, True, False, True],
                  [False, True, True, True]),
         )),
+    # math: the remainder and quotient of truncated division
+    Row("Mod", lambda tf: tf.math.mod, np.fmod, SIGNED_NUMBERS, (TUint8, TBool), y=nonzero,
+        grad=0, cases=(
+            Case((TInt32, TInt64), [7, -7, 7, -7, 6, 0, 1, -1], [3, 3, -3, -3, 3, -5, 3, 3],
+                 [1, -1, 1, -1, 0, 0, 1, -1]),  # the sign of x
+            Case((TInt32,), [-(2**31), -(2**31), 2**31 - 1], [-1, 2**31 - 1, -(2**31)],
+                 [0, -1, 2**31 - 1]),
+            Case((TInt64,), [-(2**63)], [-1], [0]),
+            Case(FLOATS, [[7.5, -7.5], [7.5, -7.5]], [[2.0], [-2.0]], [[1.5, -1.5], [1.5, -1.5]]),
+            Case((TFloat64,), [-4.0, 4.0, 0.0, -0.0, -6.0], [2.0, -2.0, -3.0, 3.0, 3.0],
+                 [-0.0, 0.0, 0.0, -0.0, -0.0]),
+            Case((TFloat64,), [1.0, INF, 5.0, -5.0, NAN, 1.0], [0.0, 2.0, INF, -INF, 2.0, NAN],
+                 [NAN, NAN, 5.0, -5.0, NAN, NAN]),
+            Case((TInt32,), np.zeros((0, 3)), [1, 0, 2], np.zeros((0, 3))),  # nothing divided
+        ),
+        raises=dividesByZero(TInt32, TInt64)),
+    Row("TruncateMod", lambda tf: tf.math.truncateMod, np.fmod, SIGNED_NUMBERS, (TUint8, TBool),
+        y=nonzero, grad=0, cases=(
+            Case((TInt32, TInt64), [7, -7, 7, -7, 6, 0, 1, -1], [3, 3, -3, -3, 3, -5, 3, 3],
+                 [1, -1, 1, -1, 0, 0, 1, -1]),
+            Case((TInt32,), [-(2**31)], [-1], [0]),
+            Case((TFloat64,), [-7.5, 7.5, -0.0, 1.0, INF, 5.0], [2.0, -2.0, 3.0, 0.0, 2.0, INF],
+                 [-1.5, 1.5, -0.0, NAN, NAN, 5.0]),
+        ),
+        raises=dividesByZero(TInt32, TInt64)),
+    Row("TruncateDiv", lambda tf: tf.math.truncateDiv,
+        lambda x, y: np.trunc(np.true_divide(x, y)) if x.dtype.kind == "f"
+        else truncatingDivide(x, y), NUMBERS, (TBool,), y=nonzero, grad=0, cases=(
+            Case((TInt32, TInt64), [7, -7, 7, -7, 6, -6, 0, 1, -1], [2, 2, -2, -2, 3, 4, -5, 3, 3],
+                 [3, -3, -3, 3, 2, -1, 0, 0, 0]),  # towards zero
+            Case((TInt32,), [-(2**31), -(2**31), 2**31 - 1], [-1, 1, -(2**31)],
+                 [-(2**31), -(2**31), 0]),  # INT_MIN / -1 wraps around
+            Case((TInt64,), [-(2**63), 2**63 - 1], [-1, 2], [-(2**63), 2**62 - 1]),
+            Case((TUint8,), [255, 7, 0, 200], [2, 7, 3, 201], [127, 1, 0, 0]),
+            Case(FLOATS, [[7.5, -7.5, 1.0], [-0.5, 6.0, 0.0]], [2.0, 2.0, -4.0],
+                 [[3.0, -3.0, -0.0], [-0.0, 3.0, -0.0]]),  # floats are truncated too
+            Case((TFloat64,), [1.0, -1.0, 0.0, INF, 5.0, NAN], [0.0, 0.0, 0.0, 2.0, INF, 1.0],
+                 [INF, -INF, NAN, INF, 0.0, NAN]),
+        ),
+        raises=dividesByZero(TInt32, TInt64, TUint8)),
 ]
 DIFFERENTIABLE = [row for row in ROWS if row.grad]
 NOT_DIFFERENTIABLE = [row for row in ROWS if not row.grad]

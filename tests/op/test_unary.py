@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+import scipy.special  # type: ignore[import-untyped]
 from opchecks import (
     ALL,
     FLOATS,
@@ -30,10 +31,22 @@ from tfops.op import lookupGradient
 from tfops.op.core import Gradients
 from tfops.op.math import (
     Abs,
+    Acos,
+    Acosh,
+    Asin,
+    Asinh,
+    Atan,
+    Atanh,
+    Cos,
+    Cosh,
+    Erf,
+    Erfc,
     Exp,
     Expm1,
     IsFinite,
+    IsInf,
     IsNan,
+    Lgamma,
     Log,
     Log1p,
     LogicalNot,
@@ -42,9 +55,12 @@ from tfops.op.math import (
     Rsqrt,
     Sigmoid,
     Sign,
+    Sin,
+    Sinh,
     Softplus,
     Sqrt,
     Square,
+    Tan,
     Tanh,
 )
 from tfops.op.nn import Elu, Relu, Relu6
@@ -57,6 +73,10 @@ SIGNED = FLOATS + SIGNED_INTEGERS
 
 TOLERANCE: Mapping[type[TType], float] = {TFloat16: 1e-3, TFloat32: 1e-6, TFloat64: 1e-15}
 """Relative tolerance of a floating point kernel against numpy in float64 (no absolute one)."""
+
+SPECIAL_TOLERANCE: Mapping[type[TType], float] = {TFloat16: 1e-3, TFloat32: 1e-6, TFloat64: 1e-12}
+"""Of the special functions (math:), as ``opchecks.RTOL``: XLA's float64 lgamma is accurate to
+about 2e-15 absolutely, so relatively less where it crosses zero."""
 
 SIGNED_VALUES = [-7, -1, 0, 1, 6, 100]
 UNSIGNED_VALUES = [0, 1, 6, 7, 100, 255]
@@ -296,6 +316,94 @@ ROWS = [
                    At([-1e-10], [-1e-10 + 5e-21], rtol=1e-15)),
           derivative=(At([-1.0, 0.0, 2.0], [np.exp(-1.0), 1.0, 1.0], rtol=1e-15),),
           order=3, names=("features", "activations")),
+    # math: trigonometric and hyperbolic functions and their inverses
+    Unary(Sin, "math.sin", np.sin, FLOATS, interval(-3.0, 3.0),
+          special=(At([0.0, -0.0, inf, -inf, nan], [0.0, -0.0, nan, nan, nan]),
+                   At([np.pi / 2, -np.pi / 6, 100.0], np.sin, FLOATS, rtol=TOLERANCE)),
+          derivative=(At([0.0, np.pi, -1.0], np.cos, rtol=1e-15),),
+          second=(At([0.5, -2.0], lambda x: -np.sin(x), rtol=1e-15),)),
+    Unary(Cos, "math.cos", np.cos, FLOATS, interval(-3.0, 3.0),
+          special=(At([0.0, -0.0, inf, -inf, nan], [1.0, 1.0, nan, nan, nan]),
+                   At([np.pi, -np.pi / 3, 100.0], np.cos, FLOATS, rtol=TOLERANCE)),
+          derivative=(At([0.0, np.pi / 2, -1.0], lambda x: -np.sin(x), rtol=1e-15),),
+          second=(At([0.5, -2.0], lambda x: -np.cos(x), rtol=1e-15),)),
+    Unary(Tan, "math.tan", np.tan, FLOATS, interval(-1.2, 1.2),
+          special=(At([0.0, -0.0, inf, -inf, nan], [0.0, -0.0, nan, nan, nan]),
+                   At([np.pi / 4, -1.5, 1.57], np.tan, FLOATS, rtol=TOLERANCE)),
+          # (not 1.0 first: there float16's three roundings give TensorFlow's 3.421875, 1.1e-3
+          # from the exact 3.4255)
+          derivative=(At([0.0, 0.5, -0.5], lambda x: 1 / np.cos(x) ** 2, rtol=1e-14),
+                      At([1.0, 1.5, -1.57], lambda x: 1 / np.cos(x) ** 2, rtol=1e-14)),
+          second=(At([0.5], lambda x: 2 * np.tan(x) / np.cos(x) ** 2, rtol=1e-14),)),
+    Unary(Asin, "math.asin", np.arcsin, FLOATS, interval(-0.9, 0.9),
+          special=(At([0.0, -0.0, 1.5, -1.5, inf, nan], [0.0, -0.0, nan, nan, nan, nan]),
+                   At([1.0, -1.0, 0.5], np.arcsin, FLOATS, rtol=TOLERANCE)),
+          derivative=(At([0.0, 0.5, -0.9], lambda x: 1 / np.sqrt(1 - x * x), rtol=1e-15),
+                      At([1.0, -1.0], [inf, inf]))),
+    Unary(Acos, "math.acos", np.arccos, FLOATS, interval(-0.9, 0.9),
+          special=(At([1.0, 1.5, -1.5, inf, nan], [0.0, nan, nan, nan, nan]),
+                   At([-1.0, 0.0, 0.5], np.arccos, FLOATS, rtol=TOLERANCE)),
+          derivative=(At([0.0, 0.5, -0.9], lambda x: -1 / np.sqrt(1 - x * x), rtol=1e-15),
+                      At([1.0, -1.0], [-inf, -inf]))),
+    Unary(Atan, "math.atan", np.arctan, FLOATS, interval(-3.0, 3.0),
+          special=(At([0.0, -0.0, nan], [0.0, -0.0, nan]),
+                   At([inf, -inf, 1.0, 1e300], [np.pi / 2, -np.pi / 2, np.pi / 4, np.pi / 2],
+                      rtol=1e-15)),
+          derivative=(At([0.0, 1.0, -3.0], lambda x: 1 / (1 + x * x), rtol=1e-15),
+                      At([1e200, inf], [0.0, 0.0]))),
+    Unary(Sinh, "math.sinh", np.sinh, FLOATS, interval(-2.0, 2.0),
+          special=(At([0.0, -0.0, inf, -inf, nan, 1000.0, -1000.0],
+                      [0.0, -0.0, inf, -inf, nan, inf, -inf]),
+                   At([1e-10, -3.0, 700.0], np.sinh, rtol=1e-15)),
+          derivative=(At([0.0, 1.0, -2.0], np.cosh, rtol=1e-15),),
+          second=(At([0.5, -1.0], np.sinh, rtol=1e-15),)),
+    Unary(Cosh, "math.cosh", np.cosh, FLOATS, interval(-2.0, 2.0),
+          special=(At([0.0, -0.0, inf, -inf, nan, 1000.0, -1000.0],
+                      [1.0, 1.0, inf, inf, nan, inf, inf]),
+                   At([1e-10, -3.0, 700.0], np.cosh, rtol=1e-15)),
+          derivative=(At([0.0, 1.0, -2.0], np.sinh, rtol=1e-15),),
+          second=(At([0.5, -1.0], np.cosh, rtol=1e-15),)),
+    Unary(Asinh, "math.asinh", np.arcsinh, FLOATS, interval(-3.0, 3.0),
+          special=(At([0.0, -0.0, inf, -inf, nan], [0.0, -0.0, inf, -inf, nan]),
+                   At([1e-10, -1e10, 1e300, 0.5], np.arcsinh, rtol=1e-15)),
+          derivative=(At([0.0, 1.0, -3.0], lambda x: 1 / np.sqrt(1 + x * x), rtol=1e-14),)),
+    Unary(Acosh, "math.acosh", np.arccosh, FLOATS, interval(1.5, 4.0),
+          special=(At([1.0, inf, 0.5, -1.0, -inf, nan], [0.0, inf, nan, nan, nan, nan]),
+                   At([1.5, 1e10, 1e300], np.arccosh, rtol=1e-15)),
+          derivative=(At([2.0, 5.0], lambda x: 1 / np.sqrt(x * x - 1), rtol=1e-14),
+                      At([1.0], [inf]))),
+    Unary(Atanh, "math.atanh", np.arctanh, FLOATS, interval(-0.8, 0.8),
+          special=(At([0.0, -0.0, 1.0, -1.0, 1.5, -inf, nan],
+                      [0.0, -0.0, inf, -inf, nan, nan, nan]),
+                   At([1e-10, -0.5, 0.999], np.arctanh, rtol=1e-15)),
+          derivative=(At([0.0, 0.5, -0.8], lambda x: 1 / (1 - x * x), rtol=1e-15),
+                      At([1.0], [inf]))),
+    # math: special functions (scipy's are the references; XLA's float64 approximations are
+    # within a few units in the last place of them)
+    Unary(IsInf, "math.isInf", np.isinf, FLOATS, cycle(-inf, -1.0, -0.0, 0.0, inf, nan),
+          special=(At(extremes, [False, False, False, False], FLOATS),
+                   At(NAN_BITS.view(np.float64), [False, False, False])),
+          order=0, out=TBool),
+    Unary(Erf, "math.erf", scipy.special.erf, FLOATS, interval(-2.5, 2.5),
+          special=(At([0.0, -0.0, inf, -inf, nan, 6.0, -30.0],
+                      [0.0, -0.0, 1.0, -1.0, nan, 1.0, -1.0], FLOATS),
+                   At([1e-10, 0.5, -1.5], scipy.special.erf, rtol=1e-15)),
+          derivative=(At([0.0, 1.0, -2.0], lambda x: 2 / np.sqrt(np.pi) * np.exp(-x * x),
+                         rtol=1e-15),),
+          rtol=SPECIAL_TOLERANCE),
+    Unary(Erfc, "math.erfc", scipy.special.erfc, FLOATS, interval(-2.5, 2.5),
+          special=(At([0.0, -0.0, inf, -inf, nan, 30.0], [1.0, 1.0, 0.0, 2.0, nan, 0.0], FLOATS),
+                   At([5.0, 10.0, 26.0], scipy.special.erfc, rtol=1e-13)),  # no cancellation
+          derivative=(At([0.0, 1.0, -2.0], lambda x: -2 / np.sqrt(np.pi) * np.exp(-x * x),
+                         rtol=1e-15),),
+          rtol=SPECIAL_TOLERANCE),
+    Unary(Lgamma, "math.lgamma", scipy.special.gammaln, FLOATS, interval(0.3, 4.5),
+          special=(At([1.0, 2.0, 0.0, -0.0, -1.0, -2.0, inf, -inf, nan],
+                      [0.0, 0.0, inf, inf, inf, inf, inf, inf, nan], FLOATS),  # poles: inf
+                   At([-0.5, -2.5, 0.5, 100.0, 1e-8, 1e300], scipy.special.gammaln,
+                      rtol=1e-14)),
+          derivative=(At([1.0, 2.5, -0.5], scipy.special.psi, rtol=1e-12),),
+          rtol=SPECIAL_TOLERANCE),
 ]
 OPS = {row.name: row for row in ROWS}
 DIFFERENTIABLE = [row for row in ROWS if row.order > 0]

@@ -2,7 +2,7 @@
 # Do not edit: change the spec and run the generator again.
 """The linalg ops.
 
-Transpose, MatMul, BatchMatMul, Inv, Det, Solve, TriangularSolve, Cholesky, Qr.
+Transpose, MatMul, BatchMatMul, Inv, Det, Solve, TriangularSolve, Cholesky, Qr, EuclideanNorm.
 
 Each class wraps one operation type; ``create`` adds a new operation to a scope's graph.
 The examples assume ``import numpy as np``, ``from tfops import Graph, Ops, Session,
@@ -36,6 +36,7 @@ __all__ = [
     "TriangularSolve",
     "Cholesky",
     "Qr",
+    "EuclideanNorm",
 ]
 
 
@@ -727,3 +728,82 @@ class Qr(PrimitiveOp, Generic[TF_co]):
     def r(self) -> Output[TF_co]:
         """Returns the upper triangular factors."""
         return self._r
+
+
+@final
+class EuclideanNorm(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
+    """Computes the euclidean norm of elements across dimensions of a tensor.
+
+    sqrt(sum(input^2)) over the dimensions given in ``axis``: the squares are summed
+    as they are (no rescaling), so a norm whose squares overflow is ``inf``, as
+    TensorFlow's. Integer tensors give the square root of the sum of squares truncated
+    towards zero (the squares and their sum wrap around on overflow, as TensorFlow's).
+    The norm of no elements is 0. Unless ``keepDims`` is true, the rank of the tensor
+    is reduced by 1 for each entry in ``axis``; with ``keepDims``, the reduced
+    dimensions are kept with length 1.
+
+    Its gradient is input / (norm / grad), as TensorFlow's: NaN where the norm is 0.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> n = tf.linalg.euclideanNorm(tf.constant([[3.0, 4.0], [5.0, 12.0]]), 1)
+        >>> Session(g).runner().fetch(n).run()[0].tolist()
+        [5.0, 13.0]
+    """
+
+    OP_NAME: Final = "EuclideanNorm"
+
+    __slots__ = ("_output",)
+
+    @frozen
+    class Options:
+        """Optional attributes for :class:`EuclideanNorm`."""
+
+        keepDims: bool | None = None
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._output = cast("Output[TN_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        input: Operand[TN] | TensorValue,
+        axis: Operand[TIntegral] | TensorValue,
+        *options: EuclideanNorm.Options,
+        keepDims: bool | None = None,
+    ) -> EuclideanNorm[TN]:
+        """Factory method to create a class wrapping a new EuclideanNorm operation.
+
+        Args:
+            scope: current scope.
+            input: the tensor to reduce.
+            axis: the dimensions to reduce, in ``[-rank(input), rank(input))``.
+            options: carries optional attribute values (``EuclideanNorm.keepDims(...)``).
+            keepDims: if true, retain reduced dimensions with length 1 (the same as the option).
+
+        Returns:
+            a new instance of EuclideanNorm.
+        """
+        operation = build(scope, "EuclideanNorm", (input, axis), {"keep_dims": keepDims}, options)
+        return EuclideanNorm(operation)
+
+    @staticmethod
+    def keepDims(keepDims: bool) -> EuclideanNorm.Options:
+        """Sets the ``keepDims`` option.
+
+        Args:
+            keepDims: if true, retain reduced dimensions with length 1.
+
+        Returns:
+            this Options instance.
+        """
+        return EuclideanNorm.Options(keepDims=keepDims)
+
+    def output(self) -> Output[TN_co]:
+        """Returns the reduced tensor."""
+        return self._output
+
+    def asOutput(self) -> Output[TN_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._output

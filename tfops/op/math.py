@@ -5,8 +5,10 @@
 InvertPermutation, UnsortedSegmentSum, Exp, Log, Neg, Square, Reciprocal, Add, Sub, Mul, Div,
 SquaredDifference, Equal, AddN, Mean, ArgMax, ArgMin, Cumsum, DivNoNan, RealDiv, FloorDiv,
 FloorMod, Pow, Maximum, Minimum, NotEqual, Less, LessEqual, Greater, GreaterEqual, LogicalAnd,
-LogicalOr, Abs, Sign, Sqrt, Rsqrt, Expm1, Log1p, Tanh, Sigmoid, Softplus, IsFinite, IsNan,
-LogicalNot.
+LogicalOr, Sin, Cos, Tan, Asin, Acos, Atan, Atan2, Sinh, Cosh, Asinh, Acosh, Atanh, Mod,
+TruncateMod, TruncateDiv, Floor, Ceil, Round, Rint, IsInf, Erf, Erfc, Lgamma, Digamma,
+Polygamma, Zeta, Xlogy, Xdivy, Abs, Sign, Sqrt, Rsqrt, Expm1, Log1p, Tanh, Sigmoid, Softplus,
+IsFinite, IsNan, LogicalNot.
 
 Each class wraps one operation type; ``create`` adds a new operation to a scope's graph.
 The examples assume ``import numpy as np``, ``from tfops import Graph, Ops, Session,
@@ -69,6 +71,34 @@ __all__ = [
     "GreaterEqual",
     "LogicalAnd",
     "LogicalOr",
+    "Sin",
+    "Cos",
+    "Tan",
+    "Asin",
+    "Acos",
+    "Atan",
+    "Atan2",
+    "Sinh",
+    "Cosh",
+    "Asinh",
+    "Acosh",
+    "Atanh",
+    "Mod",
+    "TruncateMod",
+    "TruncateDiv",
+    "Floor",
+    "Ceil",
+    "Round",
+    "Rint",
+    "IsInf",
+    "Erf",
+    "Erfc",
+    "Lgamma",
+    "Digamma",
+    "Polygamma",
+    "Zeta",
+    "Xlogy",
+    "Xdivy",
     "Abs",
     "Sign",
     "Sqrt",
@@ -1829,6 +1859,1348 @@ class LogicalOr(PrimitiveOp, Operators[TBool]):
         return self._z
 
     def asOutput(self) -> Output[TBool]:
+        """Returns the symbolic handle of the tensor."""
+        return self._z
+
+
+@final
+class Sin(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
+    """Computes sine of x element-wise.
+
+    y = sin(x), x in radians, in [-1, 1]; infinite inputs and NaN give NaN.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.math.sin(tf.constant([0.0, 1.5707964, -0.5]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [0.0, 1.0, -0.479]
+    """
+
+    OP_NAME: Final = "Sin"
+
+    __slots__ = ("_y",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._y = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(scope: Scope, x: Operand[TF] | TensorValue) -> Sin[TF]:
+        """Factory method to create a class wrapping a new Sin operation.
+
+        Args:
+            scope: current scope.
+            x: the input tensor.
+
+        Returns:
+            a new instance of Sin.
+        """
+        operation = build(scope, "Sin", (x,), {})
+        return Sin(operation)
+
+    def y(self) -> Output[TF_co]:
+        """Returns the result, of the shape and type of ``x``."""
+        return self._y
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._y
+
+
+@final
+class Cos(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
+    """Computes cosine of x element-wise.
+
+    y = cos(x), x in radians, in [-1, 1]; infinite inputs and NaN give NaN.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.math.cos(tf.constant([0.0, 3.1415927, 0.5]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [1.0, -1.0, 0.878]
+    """
+
+    OP_NAME: Final = "Cos"
+
+    __slots__ = ("_y",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._y = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(scope: Scope, x: Operand[TF] | TensorValue) -> Cos[TF]:
+        """Factory method to create a class wrapping a new Cos operation.
+
+        Args:
+            scope: current scope.
+            x: the input tensor.
+
+        Returns:
+            a new instance of Cos.
+        """
+        operation = build(scope, "Cos", (x,), {})
+        return Cos(operation)
+
+    def y(self) -> Output[TF_co]:
+        """Returns the result, of the shape and type of ``x``."""
+        return self._y
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._y
+
+
+@final
+class Tan(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
+    """Computes tan of x element-wise.
+
+    y = tan(x) = sin(x) / cos(x), x in radians; infinite inputs and NaN give NaN. Near the
+    poles (odd multiples of pi/2) the result is large and its sign follows the rounding of
+    ``x``.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.math.tan(tf.constant([0.0, 0.7853982, -1.0]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [0.0, 1.0, -1.557]
+    """
+
+    OP_NAME: Final = "Tan"
+
+    __slots__ = ("_y",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._y = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(scope: Scope, x: Operand[TF] | TensorValue) -> Tan[TF]:
+        """Factory method to create a class wrapping a new Tan operation.
+
+        Args:
+            scope: current scope.
+            x: the input tensor.
+
+        Returns:
+            a new instance of Tan.
+        """
+        operation = build(scope, "Tan", (x,), {})
+        return Tan(operation)
+
+    def y(self) -> Output[TF_co]:
+        """Returns the result, of the shape and type of ``x``."""
+        return self._y
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._y
+
+
+@final
+class Asin(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
+    """Computes the trigonometric inverse sine of x element-wise.
+
+    y = asin(x), the angle in [-pi/2, pi/2] whose sine is ``x``; outside [-1, 1] the result
+    is NaN. Its derivative 1 / sqrt(1 - x^2) is ``inf`` at -1 and 1.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.math.asin(tf.constant([0.0, 1.0, -0.5]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [0.0, 1.571, -0.524]
+    """
+
+    OP_NAME: Final = "Asin"
+
+    __slots__ = ("_y",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._y = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(scope: Scope, x: Operand[TF] | TensorValue) -> Asin[TF]:
+        """Factory method to create a class wrapping a new Asin operation.
+
+        Args:
+            scope: current scope.
+            x: the input tensor.
+
+        Returns:
+            a new instance of Asin.
+        """
+        operation = build(scope, "Asin", (x,), {})
+        return Asin(operation)
+
+    def y(self) -> Output[TF_co]:
+        """Returns the result, of the shape and type of ``x``."""
+        return self._y
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._y
+
+
+@final
+class Acos(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
+    """Computes acos of x element-wise.
+
+    y = acos(x), the angle in [0, pi] whose cosine is ``x``; outside [-1, 1] the result is
+    NaN. Its derivative -1 / sqrt(1 - x^2) is ``-inf`` at -1 and 1.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.math.acos(tf.constant([1.0, 0.0, -1.0]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [0.0, 1.571, 3.142]
+    """
+
+    OP_NAME: Final = "Acos"
+
+    __slots__ = ("_y",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._y = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(scope: Scope, x: Operand[TF] | TensorValue) -> Acos[TF]:
+        """Factory method to create a class wrapping a new Acos operation.
+
+        Args:
+            scope: current scope.
+            x: the input tensor.
+
+        Returns:
+            a new instance of Acos.
+        """
+        operation = build(scope, "Acos", (x,), {})
+        return Acos(operation)
+
+    def y(self) -> Output[TF_co]:
+        """Returns the result, of the shape and type of ``x``."""
+        return self._y
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._y
+
+
+@final
+class Atan(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
+    """Computes the trigonometric inverse tangent of x element-wise.
+
+    y = atan(x), the angle in (-pi/2, pi/2) whose tangent is ``x``; -inf and inf give -pi/2
+    and pi/2.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.math.atan(tf.constant([0.0, 1.0, -np.inf]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [0.0, 0.785, -1.571]
+    """
+
+    OP_NAME: Final = "Atan"
+
+    __slots__ = ("_y",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._y = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(scope: Scope, x: Operand[TF] | TensorValue) -> Atan[TF]:
+        """Factory method to create a class wrapping a new Atan operation.
+
+        Args:
+            scope: current scope.
+            x: the input tensor.
+
+        Returns:
+            a new instance of Atan.
+        """
+        operation = build(scope, "Atan", (x,), {})
+        return Atan(operation)
+
+    def y(self) -> Output[TF_co]:
+        """Returns the result, of the shape and type of ``x``."""
+        return self._y
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._y
+
+
+@final
+class Atan2(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
+    """Computes arctangent of ``y/x`` element-wise, respecting signs of the arguments.
+
+    The angle in [-pi, pi] of the point (x, y) from the positive x axis: atan(y / x) moved
+    into the quadrant of the point, as C's ``atan2`` (atan2(0, -1) is pi, atan2(-0.0, -1)
+    is -pi, atan2(0, 0) is 0). Note the order: ``y`` comes first.
+
+    The inputs broadcast against each other as in numpy and TensorFlow.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.math.atan2(tf.constant([1.0, 1.0, -1.0]), tf.constant([1.0, -1.0, 0.0]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [0.785, 2.356, -1.571]
+    """
+
+    OP_NAME: Final = "Atan2"
+
+    __slots__ = ("_z",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._z = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope, y: Operand[TF] | TensorValue, x: Operand[TF] | TensorValue
+    ) -> Atan2[TF]:
+        """Factory method to create a class wrapping a new Atan2 operation.
+
+        Args:
+            scope: current scope.
+            y: the ordinates of the points.
+            x: the abscissae of the points, of the same data type.
+
+        Returns:
+            a new instance of Atan2.
+        """
+        operation = build(scope, "Atan2", (y, x), {})
+        return Atan2(operation)
+
+    def z(self) -> Output[TF_co]:
+        """Returns the result, of the broadcast shape."""
+        return self._z
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._z
+
+
+@final
+class Sinh(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
+    """Computes hyperbolic sine of x element-wise.
+
+    y = (e^x - e^-x) / 2; it overflows to ``inf`` (``-inf``) for large (large negative)
+    inputs.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.math.sinh(tf.constant([0.0, 1.0, -2.0]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [0.0, 1.175, -3.627]
+    """
+
+    OP_NAME: Final = "Sinh"
+
+    __slots__ = ("_y",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._y = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(scope: Scope, x: Operand[TF] | TensorValue) -> Sinh[TF]:
+        """Factory method to create a class wrapping a new Sinh operation.
+
+        Args:
+            scope: current scope.
+            x: the input tensor.
+
+        Returns:
+            a new instance of Sinh.
+        """
+        operation = build(scope, "Sinh", (x,), {})
+        return Sinh(operation)
+
+    def y(self) -> Output[TF_co]:
+        """Returns the result, of the shape and type of ``x``."""
+        return self._y
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._y
+
+
+@final
+class Cosh(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
+    """Computes hyperbolic cosine of x element-wise.
+
+    y = (e^x + e^-x) / 2, at least 1; it overflows to ``inf`` for inputs large in magnitude.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.math.cosh(tf.constant([0.0, 1.0, -2.0]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [1.0, 1.543, 3.762]
+    """
+
+    OP_NAME: Final = "Cosh"
+
+    __slots__ = ("_y",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._y = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(scope: Scope, x: Operand[TF] | TensorValue) -> Cosh[TF]:
+        """Factory method to create a class wrapping a new Cosh operation.
+
+        Args:
+            scope: current scope.
+            x: the input tensor.
+
+        Returns:
+            a new instance of Cosh.
+        """
+        operation = build(scope, "Cosh", (x,), {})
+        return Cosh(operation)
+
+    def y(self) -> Output[TF_co]:
+        """Returns the result, of the shape and type of ``x``."""
+        return self._y
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._y
+
+
+@final
+class Asinh(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
+    """Computes inverse hyperbolic sine of x element-wise.
+
+    y = asinh(x) = log(x + sqrt(x^2 + 1)), defined for every ``x`` (``inf`` gives ``inf``).
+    Its gradient is g / cosh(y), of the output, as TensorFlow's.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.math.asinh(tf.constant([0.0, 1.0, -10.0]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [0.0, 0.881, -2.998]
+    """
+
+    OP_NAME: Final = "Asinh"
+
+    __slots__ = ("_y",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._y = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(scope: Scope, x: Operand[TF] | TensorValue) -> Asinh[TF]:
+        """Factory method to create a class wrapping a new Asinh operation.
+
+        Args:
+            scope: current scope.
+            x: the input tensor.
+
+        Returns:
+            a new instance of Asinh.
+        """
+        operation = build(scope, "Asinh", (x,), {})
+        return Asinh(operation)
+
+    def y(self) -> Output[TF_co]:
+        """Returns the result, of the shape and type of ``x``."""
+        return self._y
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._y
+
+
+@final
+class Acosh(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
+    """Computes inverse hyperbolic cosine of x element-wise.
+
+    y = acosh(x) = log(x + sqrt(x^2 - 1)), at least 0; inputs below 1 give NaN. Its gradient
+    is g / sinh(y), of the output, as TensorFlow's (``inf`` at 1).
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.math.acosh(tf.constant([1.0, 2.0, 0.5]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [0.0, 1.317, nan]
+    """
+
+    OP_NAME: Final = "Acosh"
+
+    __slots__ = ("_y",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._y = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(scope: Scope, x: Operand[TF] | TensorValue) -> Acosh[TF]:
+        """Factory method to create a class wrapping a new Acosh operation.
+
+        Args:
+            scope: current scope.
+            x: the input tensor.
+
+        Returns:
+            a new instance of Acosh.
+        """
+        operation = build(scope, "Acosh", (x,), {})
+        return Acosh(operation)
+
+    def y(self) -> Output[TF_co]:
+        """Returns the result, of the shape and type of ``x``."""
+        return self._y
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._y
+
+
+@final
+class Atanh(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
+    """Computes inverse hyperbolic tangent of x element-wise.
+
+    y = atanh(x) = log((1 + x) / (1 - x)) / 2 for x in (-1, 1); -1 and 1 give ``-inf`` and
+    ``inf``, inputs outside [-1, 1] give NaN.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.math.atanh(tf.constant([0.0, 0.5, 1.0]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [0.0, 0.549, inf]
+    """
+
+    OP_NAME: Final = "Atanh"
+
+    __slots__ = ("_y",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._y = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(scope: Scope, x: Operand[TF] | TensorValue) -> Atanh[TF]:
+        """Factory method to create a class wrapping a new Atanh operation.
+
+        Args:
+            scope: current scope.
+            x: the input tensor.
+
+        Returns:
+            a new instance of Atanh.
+        """
+        operation = build(scope, "Atanh", (x,), {})
+        return Atanh(operation)
+
+    def y(self) -> Output[TF_co]:
+        """Returns the result, of the shape and type of ``x``."""
+        return self._y
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._y
+
+
+@final
+class Mod(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
+    """Returns element-wise remainder of division.
+
+    The remainder of the division truncated towards zero, as C's ``%`` and ``fmod``: the
+    result has the sign of ``x`` (or is zero), and ``truncatediv(x, y) * y + mod(x, y) ==
+    x``; ``mod(-7, 3)`` is -1 (``tf.math.floorMod`` gives 2). The most negative integer mod
+    -1 is 0. A zero integer divisor raises ``InvalidArgumentError`` ("Integer division by
+    zero"). A zero floating point divisor, or an infinite ``x``, gives NaN; an
+    infinite ``y`` gives ``x``. Mod has no gradient in TensorFlow: it is registered as not
+    differentiable. TensorFlow has no float16 CPU kernel for Mod; tfops computes it.
+
+    The inputs broadcast against each other as in numpy and TensorFlow.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.math.mod(tf.constant([7, -7, 7]), tf.constant([3, 3, -3]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [1, -1, 1]
+    """
+
+    OP_NAME: Final = "Mod"
+
+    __slots__ = ("_z",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._z = cast("Output[TN_co]", operation.output(0))
+
+    @staticmethod
+    def create(scope: Scope, x: Operand[TN] | TensorValue, y: Operand[TN] | TensorValue) -> Mod[TN]:
+        """Factory method to create a class wrapping a new Mod operation.
+
+        Args:
+            scope: current scope.
+            x: the first operand.
+            y: the second operand, of the same data type.
+
+        Returns:
+            a new instance of Mod.
+        """
+        operation = build(scope, "Mod", (x, y), {})
+        return Mod(operation)
+
+    def z(self) -> Output[TN_co]:
+        """Returns the result, of the broadcast shape."""
+        return self._z
+
+    def asOutput(self) -> Output[TN_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._z
+
+
+@final
+class TruncateMod(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
+    """Returns element-wise remainder of division.
+
+    The same as ``Mod``: the remainder of the division truncated towards zero, of the sign
+    of ``x`` (``fmod`` for floating point numbers). TensorFlow's CPU kernel raises an
+    ``InternalError`` ("Unexpected error in binary operator") for a zero integer divisor;
+    tfops raises ``InvalidArgumentError`` ("Integer division by zero"), as for ``Mod``.
+    TruncateMod has no gradient: it is registered as not differentiable. TensorFlow has no
+    float16 CPU kernel for it; tfops computes it.
+
+    The inputs broadcast against each other as in numpy and TensorFlow.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.math.truncateMod(tf.constant([7, -7, 7]), tf.constant([3, 3, -3]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [1, -1, 1]
+    """
+
+    OP_NAME: Final = "TruncateMod"
+
+    __slots__ = ("_z",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._z = cast("Output[TN_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope, x: Operand[TN] | TensorValue, y: Operand[TN] | TensorValue
+    ) -> TruncateMod[TN]:
+        """Factory method to create a class wrapping a new TruncateMod operation.
+
+        Args:
+            scope: current scope.
+            x: the first operand.
+            y: the second operand, of the same data type.
+
+        Returns:
+            a new instance of TruncateMod.
+        """
+        operation = build(scope, "TruncateMod", (x, y), {})
+        return TruncateMod(operation)
+
+    def z(self) -> Output[TN_co]:
+        """Returns the result, of the broadcast shape."""
+        return self._z
+
+    def asOutput(self) -> Output[TN_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._z
+
+
+@final
+class TruncateDiv(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
+    """Returns x / y element-wise, rounded towards zero.
+
+    Truncation designates that negative numbers will round fractional quantities toward
+    zero: ``truncatediv(-7, 2)`` is -3 (``tf.math.floorDiv`` gives -4). Floating point
+    quotients are truncated too (``truncatediv(-7.5, 2.0)`` is -3.0), and a zero divisor
+    gives
+    ``inf``, ``-inf`` or NaN. The most negative integer divided by -1 wraps around to
+    itself.
+    TensorFlow's CPU kernel raises an ``InternalError`` ("Unexpected error in binary
+    operator") for a zero integer divisor; tfops raises ``InvalidArgumentError`` ("Integer
+    division by zero"), as ``Div`` does. TruncateDiv passes no gradient (TensorFlow's rule
+    returns none).
+
+    The inputs broadcast against each other as in numpy and TensorFlow.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.math.truncateDiv(tf.constant([7, -7, 7]), tf.constant([3, 3, -3]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [2, -2, -2]
+    """
+
+    OP_NAME: Final = "TruncateDiv"
+
+    __slots__ = ("_z",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._z = cast("Output[TN_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope, x: Operand[TN] | TensorValue, y: Operand[TN] | TensorValue
+    ) -> TruncateDiv[TN]:
+        """Factory method to create a class wrapping a new TruncateDiv operation.
+
+        Args:
+            scope: current scope.
+            x: the first operand.
+            y: the second operand, of the same data type.
+
+        Returns:
+            a new instance of TruncateDiv.
+        """
+        operation = build(scope, "TruncateDiv", (x, y), {})
+        return TruncateDiv(operation)
+
+    def z(self) -> Output[TN_co]:
+        """Returns the result, of the broadcast shape."""
+        return self._z
+
+    def asOutput(self) -> Output[TN_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._z
+
+
+@final
+class Floor(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
+    """Returns element-wise largest integer not greater than x.
+
+    The result keeps the floating point type of ``x``; -0.0, infinities and NaN stay as they
+    are. Its gradient is zero almost everywhere: Floor passes no gradient (TensorFlow's rule
+    returns none).
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.math.floor(tf.constant([-1.5, 0.5, 2.0]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [-2.0, 0.0, 2.0]
+    """
+
+    OP_NAME: Final = "Floor"
+
+    __slots__ = ("_y",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._y = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(scope: Scope, x: Operand[TF] | TensorValue) -> Floor[TF]:
+        """Factory method to create a class wrapping a new Floor operation.
+
+        Args:
+            scope: current scope.
+            x: the input tensor.
+
+        Returns:
+            a new instance of Floor.
+        """
+        operation = build(scope, "Floor", (x,), {})
+        return Floor(operation)
+
+    def y(self) -> Output[TF_co]:
+        """Returns the result, of the shape and type of ``x``."""
+        return self._y
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._y
+
+
+@final
+class Ceil(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
+    """Returns element-wise smallest integer not less than x.
+
+    The result keeps the floating point type of ``x``; values in (-1, 0) give -0.0, and
+    infinities and NaN stay as they are. Ceil passes no gradient (TensorFlow's rule returns
+    none).
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.math.ceil(tf.constant([-1.5, 0.5, 2.0]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [-1.0, 1.0, 2.0]
+    """
+
+    OP_NAME: Final = "Ceil"
+
+    __slots__ = ("_y",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._y = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(scope: Scope, x: Operand[TF] | TensorValue) -> Ceil[TF]:
+        """Factory method to create a class wrapping a new Ceil operation.
+
+        Args:
+            scope: current scope.
+            x: the input tensor.
+
+        Returns:
+            a new instance of Ceil.
+        """
+        operation = build(scope, "Ceil", (x,), {})
+        return Ceil(operation)
+
+    def y(self) -> Output[TF_co]:
+        """Returns the result, of the shape and type of ``x``."""
+        return self._y
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._y
+
+
+@final
+class Round(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
+    """Rounds the values of a tensor to the nearest integer, element-wise.
+
+    Rounds half to even, also known as banker's rounding: 0.5 and 1.5 give 0 and 2, -2.5
+    gives -2 (not away from zero as C's ``round``). The sign of zero is kept. Integer
+    tensors
+    are returned unchanged, as by TensorFlow Python's ``tf.math.round`` (which does not run
+    the op for them: TensorFlow 2.21's CPU kernel of Round gives zeros for integer tensors,
+    a
+    bug tfops does not reproduce). Round passes no gradient (TensorFlow's rule returns
+    none).
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.math.round(tf.constant([0.5, 1.5, 2.5, -2.5, 2.7]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [0.0, 2.0, 2.0, -2.0, 3.0]
+    """
+
+    OP_NAME: Final = "Round"
+
+    __slots__ = ("_y",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._y = cast("Output[TN_co]", operation.output(0))
+
+    @staticmethod
+    def create(scope: Scope, x: Operand[TN] | TensorValue) -> Round[TN]:
+        """Factory method to create a class wrapping a new Round operation.
+
+        Args:
+            scope: current scope.
+            x: the input tensor.
+
+        Returns:
+            a new instance of Round.
+        """
+        operation = build(scope, "Round", (x,), {})
+        return Round(operation)
+
+    def y(self) -> Output[TN_co]:
+        """Returns the result, of the shape and type of ``x``."""
+        return self._y
+
+    def asOutput(self) -> Output[TN_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._y
+
+
+@final
+class Rint(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
+    """Returns element-wise integer closest to x.
+
+    If the result is midway between two representable values, the even representable is
+    chosen: as Round for floating point tensors (rint(-1.5) is -2, rint(0.5) is 0). Rint
+    passes no gradient (TensorFlow's rule returns none). TensorFlow has no float16 CPU
+    kernel for Rint; tfops computes it in float16 as the other types.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.math.rint(tf.constant([-1.7, -1.5, 0.5, 1.5]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [-2.0, -2.0, 0.0, 2.0]
+    """
+
+    OP_NAME: Final = "Rint"
+
+    __slots__ = ("_y",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._y = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(scope: Scope, x: Operand[TF] | TensorValue) -> Rint[TF]:
+        """Factory method to create a class wrapping a new Rint operation.
+
+        Args:
+            scope: current scope.
+            x: the input tensor.
+
+        Returns:
+            a new instance of Rint.
+        """
+        operation = build(scope, "Rint", (x,), {})
+        return Rint(operation)
+
+    def y(self) -> Output[TF_co]:
+        """Returns the result, of the shape and type of ``x``."""
+        return self._y
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._y
+
+
+@final
+class IsInf(PrimitiveOp, Operators[TBool]):
+    """Returns which elements of x are Inf.
+
+    True where an element is ``inf`` or ``-inf`` (not where it is NaN). Not differentiable.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.math.isInf(tf.constant([1.0, np.inf, -np.inf, np.nan]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [False, True, True, False]
+    """
+
+    OP_NAME: Final = "IsInf"
+
+    __slots__ = ("_y",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._y = cast("Output[TBool]", operation.output(0))
+
+    @staticmethod
+    def create(scope: Scope, x: Operand[TFloating] | TensorValue) -> IsInf:
+        """Factory method to create a class wrapping a new IsInf operation.
+
+        Args:
+            scope: current scope.
+            x: the input tensor.
+
+        Returns:
+            a new instance of IsInf.
+        """
+        operation = build(scope, "IsInf", (x,), {})
+        return IsInf(operation)
+
+    def y(self) -> Output[TBool]:
+        """Returns a bool tensor of the shape of ``x``."""
+        return self._y
+
+    def asOutput(self) -> Output[TBool]:
+        """Returns the symbolic handle of the tensor."""
+        return self._y
+
+
+@final
+class Erf(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
+    """Computes the Gauss error function of ``x`` element-wise.
+
+    erf(x) = 2 / sqrt(pi) * integral from 0 to x of exp(-t^2) dt, in [-1, 1]; odd, so the
+    sign of zero is kept. Its derivative is 2 / sqrt(pi) * exp(-x^2). TensorFlow 2.21's
+    float64 CPU kernel gives NaN where x^2 overflows (|x| >= 1.34e154, and at ``inf`` and
+    ``-inf``); tfops gives the limits -1 and 1 there.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.math.erf(tf.constant([0.0, 0.5, -2.0, np.inf]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [0.0, 0.520, -0.995, 1.0]
+    """
+
+    OP_NAME: Final = "Erf"
+
+    __slots__ = ("_y",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._y = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(scope: Scope, x: Operand[TF] | TensorValue) -> Erf[TF]:
+        """Factory method to create a class wrapping a new Erf operation.
+
+        Args:
+            scope: current scope.
+            x: the input tensor.
+
+        Returns:
+            a new instance of Erf.
+        """
+        operation = build(scope, "Erf", (x,), {})
+        return Erf(operation)
+
+    def y(self) -> Output[TF_co]:
+        """Returns the result, of the shape and type of ``x``."""
+        return self._y
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._y
+
+
+@final
+class Erfc(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
+    """Computes the complementary error function of ``x`` element-wise.
+
+    erfc(x) = 1 - erf(x), in [0, 2], computed without the cancellation of ``1 - erf(x)``:
+    accurate also where it is tiny (large ``x``). Its derivative is
+    -2 / sqrt(pi) * exp(-x^2).
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.math.erfc(tf.constant([0.0, 0.5, 3.0, -np.inf]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [1.0, 0.480, 2.209e-05, 2.0]
+    """
+
+    OP_NAME: Final = "Erfc"
+
+    __slots__ = ("_y",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._y = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(scope: Scope, x: Operand[TF] | TensorValue) -> Erfc[TF]:
+        """Factory method to create a class wrapping a new Erfc operation.
+
+        Args:
+            scope: current scope.
+            x: the input tensor.
+
+        Returns:
+            a new instance of Erfc.
+        """
+        operation = build(scope, "Erfc", (x,), {})
+        return Erfc(operation)
+
+    def y(self) -> Output[TF_co]:
+        """Returns the result, of the shape and type of ``x``."""
+        return self._y
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._y
+
+
+@final
+class Lgamma(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
+    """Computes the log of the absolute value of ``Gamma(x)`` element-wise.
+
+    For positive numbers this function is the logarithm of the gamma function,
+    log(Gamma(x));
+    for negative ones the logarithm of its absolute value. At its poles, 0 and the negative
+    integers, and at ``inf`` and ``-inf`` it is ``inf``. Its derivative is digamma(x).
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.math.lgamma(tf.constant([1.0, 0.5, 10.0, -0.5, 0.0]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [0.0, 0.572, 12.802, 1.266, inf]
+    """
+
+    OP_NAME: Final = "Lgamma"
+
+    __slots__ = ("_y",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._y = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(scope: Scope, x: Operand[TF] | TensorValue) -> Lgamma[TF]:
+        """Factory method to create a class wrapping a new Lgamma operation.
+
+        Args:
+            scope: current scope.
+            x: the input tensor.
+
+        Returns:
+            a new instance of Lgamma.
+        """
+        operation = build(scope, "Lgamma", (x,), {})
+        return Lgamma(operation)
+
+    def y(self) -> Output[TF_co]:
+        """Returns the result, of the shape and type of ``x``."""
+        return self._y
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._y
+
+
+@final
+class Digamma(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
+    """Computes Psi, the derivative of Lgamma, element-wise.
+
+    digamma(x) = Gamma'(x) / Gamma(x), the derivative of lgamma(x) (the log of the absolute
+    value of Gamma(x)). At the poles, 0 (of either sign) and the negative
+    integers, the result is NaN, as TensorFlow's (not infinite); ``inf`` gives ``inf`` and
+    ``-inf`` NaN. Its derivative is polygamma(1, x); Polygamma takes float32 and float64
+    only, so the gradient of a float16 Digamma cannot be built (a ``TypeError``), as in
+    TensorFlow.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.math.digamma(tf.constant([1.0, 2.0, -0.5, 0.0]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [-0.577, 0.423, 0.036, nan]
+    """
+
+    OP_NAME: Final = "Digamma"
+
+    __slots__ = ("_y",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._y = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(scope: Scope, x: Operand[TF] | TensorValue) -> Digamma[TF]:
+        """Factory method to create a class wrapping a new Digamma operation.
+
+        Args:
+            scope: current scope.
+            x: the input tensor.
+
+        Returns:
+            a new instance of Digamma.
+        """
+        operation = build(scope, "Digamma", (x,), {})
+        return Digamma(operation)
+
+    def y(self) -> Output[TF_co]:
+        """Returns the result, of the shape and type of ``x``."""
+        return self._y
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._y
+
+
+@final
+class Polygamma(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
+    """Computes the polygamma function psi^(n)(x).
+
+    The n-th derivative of the digamma function: psi^(n)(x) = d^n/dx^n digamma(x), where n
+    is ``a``. ``a`` must hold non-negative integers (as floating point numbers): other
+    orders
+    give NaN. polygamma(0, x) is digamma(x); for n >= 1 it is (-1)^(n+1) n! zeta(n+1, x),
+    ``inf`` at 0 and the negative integers. Differentiable in ``x`` only (its derivative is
+    polygamma(a + 1, x)); no gradient flows to ``a``, as in TensorFlow.
+
+    The inputs broadcast against each other as in numpy and TensorFlow.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.math.polygamma(tf.constant([0.0, 1.0, 2.0]), tf.constant([1.0, 1.0, 2.0]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [-0.577, 1.645, -0.404]
+    """
+
+    OP_NAME: Final = "Polygamma"
+
+    __slots__ = ("_z",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._z = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope, a: Operand[TF] | TensorValue, x: Operand[TF] | TensorValue
+    ) -> Polygamma[TF]:
+        """Factory method to create a class wrapping a new Polygamma operation.
+
+        Args:
+            scope: current scope.
+            a: the orders n, non-negative integers.
+            x: the arguments, of the same data type.
+
+        Returns:
+            a new instance of Polygamma.
+        """
+        operation = build(scope, "Polygamma", (a, x), {})
+        return Polygamma(operation)
+
+    def z(self) -> Output[TF_co]:
+        """Returns the result, of the broadcast shape."""
+        return self._z
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._z
+
+
+@final
+class Zeta(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
+    """Computes the Hurwitz zeta function zeta(x, q).
+
+    zeta(x, q) = sum over n >= 0 of (q + n)^-x, defined for x > 1 (x = 1 gives ``inf``,
+    x < 1 NaN); at q = 0 and the negative integers it is ``inf`` where x is an integer, NaN
+    elsewhere, and between them it is computed for integral x only (NaN otherwise), as
+    TensorFlow's. Differentiable in ``q`` only (its derivative is -x zeta(x + 1, q)); no
+    gradient flows to ``x``, as in TensorFlow.
+
+    The inputs broadcast against each other as in numpy and TensorFlow.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.math.zeta(tf.constant([2.0, 2.0, 3.0]), tf.constant([1.0, 2.0, 1.0]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [1.645, 0.645, 1.202]
+    """
+
+    OP_NAME: Final = "Zeta"
+
+    __slots__ = ("_z",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._z = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope, x: Operand[TF] | TensorValue, q: Operand[TF] | TensorValue
+    ) -> Zeta[TF]:
+        """Factory method to create a class wrapping a new Zeta operation.
+
+        Args:
+            scope: current scope.
+            x: the exponents.
+            q: the shifts (the first term is q^-x), of the same data type.
+
+        Returns:
+            a new instance of Zeta.
+        """
+        operation = build(scope, "Zeta", (x, q), {})
+        return Zeta(operation)
+
+    def z(self) -> Output[TF_co]:
+        """Returns the result, of the broadcast shape."""
+        return self._z
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._z
+
+
+@final
+class Xlogy(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
+    """Returns 0 if x == 0, and x * log(y) otherwise, elementwise.
+
+    Where ``x`` is zero the result is that zero (of its sign) whatever ``y`` holds (0, a
+    negative number, ``inf`` or NaN); elsewhere it is x * log(y), so a NaN ``x`` gives NaN.
+    Its
+    gradients are xlogy(x != 0, y) for ``x`` and xdivy(x, y) for ``y``, as TensorFlow's.
+
+    The inputs broadcast against each other as in numpy and TensorFlow.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.math.xlogy(tf.constant([0.0, 0.0, 2.0]), tf.constant([0.0, np.nan, np.e]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [0.0, 0.0, 2.0]
+    """
+
+    OP_NAME: Final = "Xlogy"
+
+    __slots__ = ("_z",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._z = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope, x: Operand[TF] | TensorValue, y: Operand[TF] | TensorValue
+    ) -> Xlogy[TF]:
+        """Factory method to create a class wrapping a new Xlogy operation.
+
+        Args:
+            scope: current scope.
+            x: the first operand.
+            y: the second operand, of the same data type.
+
+        Returns:
+            a new instance of Xlogy.
+        """
+        operation = build(scope, "Xlogy", (x, y), {})
+        return Xlogy(operation)
+
+    def z(self) -> Output[TF_co]:
+        """Returns the result, of the broadcast shape."""
+        return self._z
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._z
+
+
+@final
+class Xdivy(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
+    """Returns 0 if x == 0, and x / y otherwise, elementwise.
+
+    Where ``x`` is zero the result is that zero (of its sign) whatever ``y`` holds (0 or NaN
+    included); elsewhere it is the IEEE 754 quotient. Its gradients are xdivy(x != 0, y)
+    for ``x`` and xdivy(-x, y^2) for ``y``, as TensorFlow's.
+
+    The inputs broadcast against each other as in numpy and TensorFlow.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.math.xdivy(tf.constant([0.0, 3.0, 1.0]), tf.constant([0.0, 2.0, 0.0]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [0.0, 1.5, inf]
+    """
+
+    OP_NAME: Final = "Xdivy"
+
+    __slots__ = ("_z",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._z = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope, x: Operand[TF] | TensorValue, y: Operand[TF] | TensorValue
+    ) -> Xdivy[TF]:
+        """Factory method to create a class wrapping a new Xdivy operation.
+
+        Args:
+            scope: current scope.
+            x: the first operand.
+            y: the second operand, of the same data type.
+
+        Returns:
+            a new instance of Xdivy.
+        """
+        operation = build(scope, "Xdivy", (x, y), {})
+        return Xdivy(operation)
+
+    def z(self) -> Output[TF_co]:
+        """Returns the result, of the broadcast shape."""
+        return self._z
+
+    def asOutput(self) -> Output[TF_co]:
         """Returns the symbolic handle of the tensor."""
         return self._z
 
