@@ -127,6 +127,9 @@ SAMPLES: dict[str, Callable[[Any], Any]] = {
         initialized(tf), initialized(tf), initialized(tf), c(tf, 0.9), c(tf, 0.999), c(tf, 0.1),
         c(tf, 0.9), c(tf, 0.999), c(tf, 1e-8), c(tf, F)),
     # nn: convolution, pooling, normalization, activations, top-k
+    # topk:
+    "TopKV2": lambda tf: tf.nn.topK(c(tf, F), c(tf, 1)),
+    "InTopKV2": lambda tf: tf.nn.inTopK(c(tf, M), c(tf, [1, 0]), c(tf, 1)),
     #
     # arrays: split, scatter, segments, matrices, random, assert
     #

@@ -110,6 +110,7 @@ from tfops.op.nn import (
     BiasAddGrad,
     Elu,
     EluGrad,
+    InTopK,
     L2Loss,
     LogSoftmax,
     Relu,
@@ -119,6 +120,7 @@ from tfops.op.nn import (
     Softmax,
     SoftmaxCrossEntropyWithLogits,
     SparseSoftmaxCrossEntropyWithLogits,
+    TopK,
 )
 from tfops.op.random import RandomStandardNormal, RandomUniform, RandomUniformInt, TruncatedNormal
 from tfops.op.train import ApplyAdam, ApplyGradientDescent, ApplyMomentum
@@ -1086,6 +1088,48 @@ class NnOps:
             a new instance of L2Loss.
         """
         return L2Loss.create(self._scope, t)
+
+    def topK(
+        self,
+        input: Operand[TN] | TensorValue,
+        k: Operand[TIntegral] | TensorValue,
+        *options: TopK.Options,
+        sorted: bool | None = None,
+        indexType: type[TIntegral] | None = None,
+    ) -> TopK[TN]:
+        """Finds values and indices of the `k` largest elements for the last dimension.
+
+        Args:
+            input: a tensor of rank 1 or more.
+            k: a scalar: the number of top elements to find along the last dimension.
+            options: carries optional attribute values (``TopK.sorted(...)``,
+                ``TopK.indexType(...)``).
+            sorted: whether the k elements are sorted in descending order (they always are here)
+                (the same as the option).
+            indexType: the data type of ``indices`` (the same as the option).
+
+        Returns:
+            a new instance of TopK.
+        """
+        return TopK.create(self._scope, input, k, *options, sorted=sorted, indexType=indexType)
+
+    def inTopK(
+        self,
+        predictions: Operand[TFloat32] | TensorValue,
+        targets: Operand[TIntegral] | TensorValue,
+        k: Operand[TIntegral] | TensorValue,
+    ) -> InTopK:
+        """Says whether the targets are in the top `k` predictions.
+
+        Args:
+            predictions: a matrix [batch_size, classes] of scores.
+            targets: a vector [batch_size] of class indices.
+            k: a scalar: how many of the largest predictions count.
+
+        Returns:
+            a new instance of InTopK.
+        """
+        return InTopK.create(self._scope, predictions, targets, k)
 
 
 @final
