@@ -12,6 +12,7 @@ import numpy as np
 from scope import ExecutionEnvironment, HasOp, Scope
 from tfops import shape as _shape
 from tfops.composite.array import Ones, Zeros
+from tfops.composite.nn import Dropout
 from tfops.errors import DataTypeError
 from tfops.op._gradients_op import Gradients
 from tfops.op._typevars import TF, TI, TN, T
@@ -1130,6 +1131,36 @@ class NnOps:
             a new instance of InTopK.
         """
         return InTopK.create(self._scope, predictions, targets, k)
+
+    def dropout(
+        self,
+        x: Operand[TF] | TensorValue,
+        rate: float | Operand[TFloating],
+        noiseShape: Sequence[int | None] | Operand[TIntegral] | None = None,
+        seed: int | None = None,
+    ) -> Dropout[TF]:
+        """Computes dropout: keeps each element with probability ``1 - rate``, scaled by
+        ``1 / (1 - rate)``, and sets the others to 0.
+
+        Args:
+            x: a floating point tensor.
+            rate: the probability that each element is dropped, a Python number in
+                ``[0, 1)`` or a scalar floating point tensor (cast to ``x``'s type).
+            noiseShape: the shape of the keep/drop decisions, which must broadcast to
+                ``x``'s shape; ``None`` entries take ``x``'s dimension. By default ``x``'s
+                shape.
+            seed: seeds the random numbers (reproducible); by default they are fresh in
+                each session.
+
+        Returns:
+            a new instance of Dropout.
+
+        Raises:
+            TypeError: ``x`` or a tensor ``rate`` is not floating point.
+            ValueError: ``rate`` is a number outside ``[0, 1)``, a tensor ``rate`` is not a
+                scalar, or ``noiseShape`` does not fit ``x``.
+        """
+        return Dropout.create(self._scope, x, rate, noiseShape, seed)
 
 
 @final

@@ -39,6 +39,12 @@ VALUES = [
     Value("ones", lambda tf: tf.ones(tf.constant([2, 1], dtype=TInt64), TFloat64),
           np.ones((2, 1)), TFloat64),
     Value("ones", lambda tf: tf.ones([2], TBool), np.ones(2, bool), TBool),
+    # topk:
+    Value("nn.dropout", lambda tf: tf.nn.dropout(tf.constant([1.0, -2.0]), 0.0),
+          np.array([1.0, -2.0], np.float32), TFloat32),
+    Value("nn.dropout", lambda tf: tf.nn.dropout(tf.constant([[1.0, 4.0]], TFloat64),
+                                                 tf.constant(0.0), noiseShape=[1, None]),
+          np.array([[1.0, 4.0]]), TFloat64),
 ]
 
 

@@ -1,0 +1,117 @@
+"""Specification of the composite endpoints beyond the op classes: ``tf.nn.dropout`` (TensorFlow
+Python's composite), and TensorFlow Java's conveniences (``tf.array``, ``tf.constant(Shape)``,
+``Constant.arrayOf``, the ``tf.shape`` helpers, the aliases, ``stridedSlice`` with ``Indices``).
+Each runs on every backend."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+import numpy as np
+import pytest
+from opchecks import assertRejected, placeholder
+
+from tfops import Graph, Ops, Session, Shape
+from tfops.errors import DataTypeError
+from tfops.types import TFloat16, TFloat32, TFloat64
+
+Run = Callable[..., Any]
+
+
+# -- dropout -------------------------------------------------------------------------------
+@pytest.mark.parametrize("dtype", [TFloat16, TFloat32, TFloat64], ids=lambda t: t.NAME)
+def test_dropoutKeepsAboutOneMinusRateScaledByItsInverse(tf: Ops, run: Run, dtype: Any) -> None:
+    x = (np.arange(1, 4001) % 97 + 1).astype(dtype.DTYPE).reshape(40, 100)
+    y = tf.nn.dropout(tf.constant(x), 0.25, seed=3)
+    assert y.asOutput().dataType() is dtype and y.asOutput().shape() == Shape.of(40, 100)
+    result = run(y)
+    kept = result != 0
+    assert 0.72 < kept.mean() < 0.78  # 4000 draws: 0.75 within about 4 standard deviations
+    # TensorFlow's numbers: x times 1 / (1 - rate) rounded to x's type
+    np.testing.assert_array_equal(result[kept], (x * dtype.DTYPE.type(1 / 0.75))[kept])
+
+
+def test_dropoutWithATensorRateDividesByOneMinusRate(tf: Ops, graph: Graph, run: Run) -> None:
+    x = np.linspace(1.0, 2.0, 3000, dtype=np.float32)
+    rate = placeholder(tf, TFloat64, ())
+    y = tf.nn.dropout(tf.constant(x), rate)
+    names = [op.name() for op in graph.operations()]
+    assert {"Dropout/rate", "Dropout/Sub", "Dropout/RealDiv"} <= set(names)
+    result = run(y, feeds={rate: np.array(0.6)})
+    kept = result != 0
+    assert 0.36 < kept.mean() < 0.44
+    np.testing.assert_array_equal(result[kept], (x / (np.float32(1) - np.float32(0.6)))[kept])
+    np.testing.assert_array_equal(run(y, feeds={rate: np.array(0.0)}), x)
+
+
+def test_dropoutOfRateZeroIsXItselfAndAddsNoOp(tf: Ops, graph: Graph) -> None:
+    x = tf.constant([1.0, 2.0])
+    before = list(graph.operations())
+    y = tf.nn.dropout(x, 0.0)
+    assert y.asOutput() == x.asOutput() and list(graph.operations()) == before
+
+
+def test_dropoutNoiseShapeKeepsOrDropsWholeSlices(tf: Ops, run: Run) -> None:
+    x = np.ones((200, 5), np.float32)
+    for noise in ([200, 1], [None, 1], tf.constant([200, 1])):
+        y = tf.nn.dropout(tf.constant(x), 0.5, noiseShape=noise)
+        assert y.asOutput().shape() == Shape.of(200, 5)
+        result = run(y)
+        assert set(result.ravel().tolist()) <= {0.0, 2.0}
+        assert (result == result[:, :1]).all()
+        assert 0 < (result[:, 0] != 0).sum() < 200
+
+
+def test_dropoutWithASeedGivesTheSameMaskInEverySession(graph: Graph, tf: Ops,
+                                                       backend: str) -> None:
+    y = tf.nn.dropout(tf.ones([50], TFloat32), 0.5, seed=7)
+    uniform = graph.operation("Dropout/RandomUniform")
+    assert uniform is not None and (uniform.attr("seed"), uniform.attr("seed2")) == (87654321, 7)
+    with Session(graph, backend=backend) as a, Session(graph, backend=backend) as b:
+        first, second = (s.runner().fetch(y).run()[0] for s in (a, b))
+    np.testing.assert_array_equal(first, second)
+
+
+def test_dropoutGradientIsTheScaleWhereKeptAndZeroElsewhere(tf: Ops, run: Run) -> None:
+    # the mask changes from run to run, so the value and its gradient come from one run
+    x = placeholder(tf, TFloat64, (30, 10))
+    y = tf.nn.dropout(x, 0.4)
+    dx = tf.gradients(y, [x]).dy()[0]
+    assert dx is not None
+    value, grad = run(y, dx, feeds={x: np.full((30, 10), 3.0)})
+    np.testing.assert_allclose(grad, np.where(value != 0, 1 / 0.6, 0.0), rtol=1e-15)
+    assert 0 < (value != 0).mean() < 1
+
+
+@pytest.mark.parametrize(
+    ("build", "error", "message"),
+    [
+        (lambda tf: partial(tf.nn.dropout, tf.constant([1.0]), 1.0), ValueError,
+         "rate must be a scalar tensor or a number in [0, 1), got 1.0"),
+        (lambda tf: partial(tf.nn.dropout, tf.constant([1.0]), -0.5), ValueError, "got -0.5"),
+        (lambda tf: partial(tf.nn.dropout, tf.constant([1, 2]), 0.5), DataTypeError,
+         "x must be a floating point tensor, got int32"),
+        (lambda tf: partial(tf.nn.dropout, tf.constant([1.0]), tf.constant([0.5])), ValueError,
+         "rate must be a scalar"),
+        (lambda tf: partial(tf.nn.dropout, tf.constant([1.0]), tf.constant(1)), DataTypeError,
+         "rate must be floating point, got int32"),
+        (lambda tf: partial(tf.nn.dropout, tf.constant([[1.0, 2.0]]), 0.5, noiseShape=[3, 2]),
+         ValueError, "the shape [3, 2], not the shape of x [1, 2]"),
+        (lambda tf: partial(tf.nn.dropout, tf.constant([1.0, 2.0]), 0.5, noiseShape=[3]),
+         ValueError, "SelectV2"),
+        (lambda tf: partial(tf.nn.dropout, tf.placeholder(TFloat32), 0.5, noiseShape=[None]),
+         ValueError, "noiseShape [None] has None at 0"),
+        (lambda tf: partial(tf.nn.dropout, tf.constant([1.0, 2.0]), 0.5, noiseShape=[1, 2]),
+         ValueError, "the shape [1, 2], not the shape of x [2]"),
+    ],
+    ids=["rateOne", "negativeRate", "intX", "rateVector", "intRate", "noiseLarger", "noiseMismatch",
+         "unfillableNone", "noiseRankTooLarge"],
+)
+def test_dropoutBadInputsLeaveTheGraphAsItWas(
+    tf: Ops, graph: Graph, build: Callable[[Ops], Callable[[], Any]], error: type[Exception],
+    message: str,
+) -> None:
+    call = build(tf)  # the operands are made first: only the composite's ops must go
+    assertRejected(graph, call, error, message)
