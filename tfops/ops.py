@@ -1646,7 +1646,10 @@ class Ops:
         return CheckNumerics.create(self._scope, tensor, message)
 
     @overload
-    def constant(self, value: TensorValue, dtype: type[T]) -> Constant[T]: ...
+    def constant(self, value: TensorValue | _shape.Shape, dtype: type[T]) -> Constant[T]: ...
+
+    @overload
+    def constant(self, value: _shape.Shape, dtype: None = None) -> Constant[TInt64]: ...
 
     @overload
     def constant(  # type: ignore[overload-overlap, unused-ignore]
@@ -1692,11 +1695,13 @@ class Ops:
     @overload
     def constant(self, value: TensorValue, dtype: None = None) -> Constant[TType]: ...
 
-    def constant(self, value: TensorValue, dtype: type[TType] | None = None) -> Constant[TType]:
+    def constant(
+        self, value: TensorValue | _shape.Shape, dtype: type[TType] | None = None
+    ) -> Constant[TType]:
         """An operator producing a constant value.
 
         Args:
-            value: the value of the constant.
+            value: the value of the constant (a ``Shape``: its dimensions, ``TInt64``).
             dtype: the data type; by default inferred from ``value``.
 
         Returns:
@@ -2333,6 +2338,63 @@ class Ops:
             a new instance of NoOp.
         """
         return NoOp.create(self._scope)
+
+    @overload
+    def array(  # type: ignore[overload-overlap, unused-ignore]
+        self, *data: bool | np.bool_
+    ) -> Constant[TBool]: ...
+
+    @overload
+    def array(  # type: ignore[overload-overlap, unused-ignore]
+        self, *data: np.float16
+    ) -> Constant[TFloat16]: ...
+
+    @overload
+    def array(  # type: ignore[overload-overlap, unused-ignore]
+        self, *data: np.float32
+    ) -> Constant[TFloat32]: ...
+
+    @overload
+    def array(  # type: ignore[overload-overlap, unused-ignore]
+        self, *data: np.float64
+    ) -> Constant[TFloat64]: ...
+
+    @overload
+    def array(  # type: ignore[overload-overlap, unused-ignore]
+        self, *data: np.int32
+    ) -> Constant[TInt32]: ...
+
+    @overload
+    def array(self, *data: np.int64) -> Constant[TInt64]: ...
+
+    @overload
+    def array(self, *data: np.uint8) -> Constant[TUint8]: ...
+
+    @overload
+    def array(self, *data: int) -> Constant[TInt32]: ...
+
+    @overload
+    def array(self, *data: float) -> Constant[TFloat32]: ...
+
+    @overload
+    def array(self, *data: float | int | bool | np.generic) -> Constant[TType]: ...
+
+    def array(self, *data: float | int | bool | np.generic) -> Constant[TType]:
+        """Creates a rank-1 constant of the elements given (Java's ``Constant.arrayOf``).
+
+        The data type is the elements': Python bools ``TBool``, ints ``TInt32``, floats
+        ``TFloat32``, numpy scalars their own (``np.int64(3)`` for Java's ``long``).
+
+        Args:
+            data: the elements, at least one.
+
+        Returns:
+            a new instance of Constant.
+
+        Raises:
+            ValueError: no element is given (the data type would be unknown).
+        """
+        return Constant.arrayOf(self._scope, *data)
 
     def zeros(self, dims: Operand[TIntegral] | TensorValue, type: type[T]) -> Zeros[T]:
         """Creates a zeroed tensor given its type and shape.

@@ -45,6 +45,10 @@ VALUES = [
     Value("nn.dropout", lambda tf: tf.nn.dropout(tf.constant([[1.0, 4.0]], TFloat64),
                                                  tf.constant(0.0), noiseShape=[1, None]),
           np.array([[1.0, 4.0]]), TFloat64),
+    Value("array", lambda tf: tf.array(3, -1, 2), np.array([3, -1, 2], np.int32), TInt32),
+    Value("array", lambda tf: tf.array(np.int64(2), np.int64(5)), np.array([2, 5], np.int64),
+          TInt64),
+    Value("array", lambda tf: tf.array(True), np.array([True]), TBool),
 ]
 
 

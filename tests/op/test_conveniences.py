@@ -15,7 +15,8 @@ from opchecks import assertRejected, placeholder
 
 from tfops import Graph, Ops, Session, Shape
 from tfops.errors import DataTypeError
-from tfops.types import TFloat16, TFloat32, TFloat64
+from tfops.op.core import Constant
+from tfops.types import TBool, TFloat16, TFloat32, TFloat64, TInt32, TInt64, TUint8
 
 Run = Callable[..., Any]
 
@@ -115,3 +116,49 @@ def test_dropoutBadInputsLeaveTheGraphAsItWas(
 ) -> None:
     call = build(tf)  # the operands are made first: only the composite's ops must go
     assertRejected(graph, call, error, message)
+
+
+# -- tf.array, Constant.arrayOf, tf.constant(Shape) ----------------------------------------
+@pytest.mark.parametrize(
+    ("data", "dtype", "expected"),
+    [
+        ((1, 2, 3), TInt32, [1, 2, 3]),
+        ((1.5, -2.0), TFloat32, [1.5, -2.0]),
+        ((True, False), TBool, [True, False]),
+        ((np.int64(2) ** 40,), TInt64, [2**40]),
+        ((np.float64(0.1), np.float64(0.2)), TFloat64, [0.1, 0.2]),
+        ((np.uint8(255),), TUint8, [255]),
+        ((np.float16(0.5),), TFloat16, [0.5]),
+    ],
+    ids=lambda v: getattr(v, "NAME", None),
+)
+def test_arrayIsAVectorOfTheElementsType(
+    tf: Ops, run: Run, data: tuple[Any, ...], dtype: Any, expected: list[Any]
+) -> None:
+    for a in (tf.array(*data), Constant.arrayOf(tf.scope(), *data)):
+        assert a.op().type() == "Const" and a.asOutput().dataType() is dtype
+        assert a.asOutput().shape() == Shape.of(len(data))
+        result = run(a)
+        assert result.dtype == dtype.DTYPE and result.tolist() == expected
+
+
+def test_arrayOfNothingRaisesValueError(tf: Ops, graph: Graph) -> None:
+    assertRejected(graph, tf.array, ValueError, "give at least one element")
+
+
+@pytest.mark.parametrize(
+    ("shape", "expected"),
+    [(Shape.of(2, 3), [2, 3]), (Shape.scalar(), []), (Shape.of(-1, 4), [-1, 4])],
+    ids=str,
+)
+def test_constantOfAShapeIsItsDimensionsAsInt64(
+    tf: Ops, run: Run, shape: Shape, expected: list[int]
+) -> None:
+    c = tf.constant(shape)
+    assert c.asOutput().dataType() is TInt64 and c.asOutput().shape() == Shape.of(len(expected))
+    assert run(c).tolist() == expected
+    assert run(Constant.create(tf.scope(), shape, TInt32)).dtype == np.int32
+
+
+def test_constantOfAShapeOfUnknownRankRaisesValueError(tf: Ops, graph: Graph) -> None:
+    assertRejected(graph, lambda: tf.constant(Shape.unknown()), ValueError, "unknown rank")

@@ -65,7 +65,29 @@ _VALUE_TYPES: tuple[tuple[str, str], ...] = (
 )
 
 
+# ``Constant.create`` and ``tf.constant`` also take a static shape, as TF Java's
+# ``tf.constant(Shape)``: its dimensions as a ``TInt64`` vector.
+_CREATE_TYPES: tuple[tuple[str, str], ...] = (("_shape.Shape", "TInt64"), *_VALUE_TYPES)
+
+
 _SCALAR_TYPES = (("bool", "TBool"), ("int", "TInt32"), ("float", "TFloat32"))
+
+
+# TF Java's ``Constant.arrayOf`` overloads (one per Java element type), as the data types the
+# elements give: numpy scalars keep theirs (``np.int64`` for Java's ``long``), Python bools are
+# ``TBool``, ints ``TInt32``, floats ``TFloat32``.
+_ARRAY_TYPES = (
+    ("bool | np.bool_", "TBool"),
+    ("np.float16", "TFloat16"),
+    ("np.float32", "TFloat32"),
+    ("np.float64", "TFloat64"),
+    ("np.int32", "TInt32"),
+    ("np.int64", "TInt64"),
+    ("np.uint8", "TUint8"),
+    ("int", "TInt32"),
+    ("float", "TFloat32"),
+    ("float | int | bool | np.generic", "TType"),  # elements of several kinds
+)
 
 
 _VECTOR_TYPES = (
@@ -122,32 +144,57 @@ def _overloads(
     return "\n".join(out)
 
 
+def _arrayOfOverloads() -> str:
+    """The ``@overload`` stubs of ``Constant.arrayOf``, one per element type."""
+    out = []
+    for annotation, dtype in _ARRAY_TYPES:
+        overlaps = annotation.split(" | ")[0] in _OVERLAPPING
+        out.append(
+            "    @overload\n    @staticmethod\n"
+            + _def("arrayOf", f"scope: Scope, *data: {annotation}", f"Constant[{dtype}]", "    ",
+                   stub=True, comment=_OVERLAP if overlaps else "")
+        )
+    return "\n".join(out)
+
+
 def _constantMethods() -> str:
     """The hand-written methods of ``Constant``, typed by overloads on the value."""
     return "".join(
         [
-            _overloads("create", "scope: Scope", "value", "TensorValue", _VALUE_TYPES, True),
+            _overloads(
+                "create", "scope: Scope", "value", "TensorValue | _shape.Shape", _CREATE_TYPES,
+                True,
+            ),
             '''
     @staticmethod
     def create(
-        scope: Scope, value: TensorValue, dtype: type[TType] | None = None
+        scope: Scope, value: TensorValue | _shape.Shape, dtype: type[TType] | None = None
     ) -> Constant[TType]:
         """Factory method to create a class wrapping a new Const operation.
 
         Without ``dtype``, a Python ``bool`` is ``TBool``, an ``int`` ``TInt32`` (``TInt64``
         when it does not fit), a ``float`` ``TFloat32``; numpy arrays and scalars keep their
-        dtype. Type checkers see the same rules, and ``Constant[TType]`` for numpy arrays:
-        give ``dtype`` to have the precise type.
+        dtype; a static ``Shape`` is the ``TInt64`` vector of its dimensions (-1 for an
+        unknown one, as TF Java's ``tf.constant(Shape)``). Type checkers see the same rules,
+        and ``Constant[TType]`` for numpy arrays: give ``dtype`` to have the precise type.
 
         Args:
             scope: current scope.
             value: the value of the constant: a number, a bool, a (nested) sequence of them,
-                or a numpy array.
+                a numpy array, or a ``Shape``.
             dtype: the data type of the constant; by default inferred from ``value``.
 
         Returns:
             a new instance of Constant.
+
+        Raises:
+            ValueError: ``value`` is a ``Shape`` of unknown rank.
         """
+        if isinstance(value, _shape.Shape):
+            dims = value.asArray()
+            if dims is None:
+                raise ValueError("Constant: a shape of unknown rank has no dimensions to hold")
+            value = np.array(dims, np.int64)
         return Constant(build(scope, "Const", (), {"value": value, "dtype": dtype}))
 
 ''',
@@ -196,6 +243,33 @@ def _constantMethods() -> str:
             a new instance of Constant.
         """
         return Constant(build(scope, "Const", (), {"value": list(values), "dtype": dtype}))
+
+''',
+            _arrayOfOverloads(),
+            '''
+    @staticmethod
+    def arrayOf(scope: Scope, *data: float | int | bool | np.generic) -> Constant[TType]:
+        """Creates a rank-1 constant of the elements given (Java's ``Constant.arrayOf``).
+
+        The data type is the elements': Python bools ``TBool``, ints ``TInt32``, floats
+        ``TFloat32``, numpy scalars their own (``np.int64(3)`` for Java's ``long``).
+
+        Args:
+            scope: current scope.
+            data: the elements, at least one.
+
+        Returns:
+            a new instance of Constant.
+
+        Raises:
+            ValueError: no element is given (the data type would be unknown).
+        """
+        if not data:
+            raise ValueError(
+                "Constant.arrayOf: give at least one element (or use vectorOf with a dtype)"
+            )
+        value = np.array(data) if isinstance(data[0], np.generic) else list(data)
+        return Constant(build(scope, "Const", (), {"value": value, "dtype": None}))
 
 ''',
             _overloads("tensorOf", "scope: Scope", "values", "TensorValue", _VALUE_TYPES, True),

@@ -5,7 +5,15 @@ from __future__ import annotations
 import ast
 
 from tfops.composite import Endpoint
-from tfops.op._gen_classes import _OVERLAP, _OVERLAPPING, _VALUE_TYPES, IMPORTS, _Op, _overloads
+from tfops.op._gen_classes import (
+    _CREATE_TYPES,
+    _OVERLAP,
+    _OVERLAPPING,
+    _VALUE_TYPES,
+    IMPORTS,
+    _Op,
+    _overloads,
+)
 from tfops.op._gen_composite import endpointImports, endpointMethod
 from tfops.op._gen_text import HEADER, _all, _def, _params, _wrap
 
@@ -93,18 +101,19 @@ def _facadeMethod(op: _Op) -> str:
     )
     if op.d.type == "Const":
         text = (
-            _overloads("constant", "self", "value", "TensorValue", _VALUE_TYPES)
+            _overloads("constant", "self", "value", "TensorValue | _shape.Shape", _CREATE_TYPES)
             + "\n"
             + _def(
                 op.facade,
-                "self, value: TensorValue, dtype: type[TType] | None = None",
+                "self, value: TensorValue | _shape.Shape, dtype: type[TType] | None = None",
                 "Constant[TType]",
                 "    ",
             )
         )
         args = "value, dtype"
         argsDoc = (
-            "        Args:\n            value: the value of the constant.\n"
+            "        Args:\n            value: the value of the constant (a ``Shape``: its "
+            "dimensions, ``TInt64``).\n"
             "            dtype: the data type; by default inferred from ``value``."
         )
     elif op.typeOption:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import inspect
 
 from tfops.composite import Endpoint
-from tfops.op._gen_classes import _VALUE_TYPES, _Op
+from tfops.op._gen_classes import _CREATE_TYPES, _Op
 from tfops.op._gen_composite import endpointSignatures, endpointSummary
 from tfops.op._gen_text import _params, _splitParams
 from tfops.opdef import OutputDef
@@ -91,8 +91,8 @@ def _renderOp(group: str, op: _Op) -> str:
             "Without `dtype`, the value decides the data type, for type checkers as at run "
             "time:\n\n| value | constant |\n|---|---|\n"
         )
-        for annotation, dtype in _VALUE_TYPES:
-            cell = "`" + annotation.replace(" | ", "`, `") + "`"
+        for annotation, dtype in _CREATE_TYPES:
+            cell = "`" + annotation.replace(" | ", "`, `").replace("_shape.", "") + "`"
             if annotation == "TensorValue":
                 cell = "any other `TensorValue`: numpy arrays, deeper nesting"
             out.append(f"| {cell} | `Constant[{dtype}]` |\n")
