@@ -1767,6 +1767,28 @@ class Ops:
         """
         return Max.create(self._scope, input, axis, *options, keepDims=keepDims)
 
+    def reduceMax(
+        self,
+        input: Operand[TN] | TensorValue,
+        axis: Operand[TIntegral] | TensorValue,
+        *options: Max.Options,
+        keepDims: bool | None = None,
+    ) -> Max[TN]:
+        """Computes the maximum of elements across dimensions of a tensor.
+
+        The same as ``max``: TF Java keeps both names (``reduceMax``, class ``ReduceMax``).
+
+        Args:
+            input: the tensor to reduce.
+            axis: the dimensions to reduce, in ``[-rank(input), rank(input))``.
+            options: carries optional attribute values (``Max.keepDims(...)``).
+            keepDims: if true, retain reduced dimensions with length 1 (the same as the option).
+
+        Returns:
+            a new instance of Max.
+        """
+        return Max.create(self._scope, input, axis, *options, keepDims=keepDims)
+
     def min(
         self,
         input: Operand[TN] | TensorValue,
@@ -1775,6 +1797,28 @@ class Ops:
         keepDims: bool | None = None,
     ) -> Min[TN]:
         """Computes the minimum of elements across dimensions of a tensor.
+
+        Args:
+            input: the tensor to reduce.
+            axis: the dimensions to reduce, in ``[-rank(input), rank(input))``.
+            options: carries optional attribute values (``Min.keepDims(...)``).
+            keepDims: if true, retain reduced dimensions with length 1 (the same as the option).
+
+        Returns:
+            a new instance of Min.
+        """
+        return Min.create(self._scope, input, axis, *options, keepDims=keepDims)
+
+    def reduceMin(
+        self,
+        input: Operand[TN] | TensorValue,
+        axis: Operand[TIntegral] | TensorValue,
+        *options: Min.Options,
+        keepDims: bool | None = None,
+    ) -> Min[TN]:
+        """Computes the minimum of elements across dimensions of a tensor.
+
+        The same as ``min``: TF Java keeps both names (``reduceMin``, class ``ReduceMin``).
 
         Args:
             input: the tensor to reduce.
@@ -1807,6 +1851,28 @@ class Ops:
         """
         return Sum.create(self._scope, input, axis, *options, keepDims=keepDims)
 
+    def reduceSum(
+        self,
+        input: Operand[TN] | TensorValue,
+        axis: Operand[TIntegral] | TensorValue,
+        *options: Sum.Options,
+        keepDims: bool | None = None,
+    ) -> Sum[TN]:
+        """Computes the sum of elements across dimensions of a tensor.
+
+        The same as ``sum``: TF Java keeps both names (``reduceSum``, class ``ReduceSum``).
+
+        Args:
+            input: the tensor to reduce.
+            axis: the dimensions to reduce, in ``[-rank(input), rank(input))``.
+            options: carries optional attribute values (``Sum.keepDims(...)``).
+            keepDims: if true, retain reduced dimensions with length 1 (the same as the option).
+
+        Returns:
+            a new instance of Sum.
+        """
+        return Sum.create(self._scope, input, axis, *options, keepDims=keepDims)
+
     def prod(
         self,
         input: Operand[TN] | TensorValue,
@@ -1815,6 +1881,28 @@ class Ops:
         keepDims: bool | None = None,
     ) -> Prod[TN]:
         """Computes the product of elements across dimensions of a tensor.
+
+        Args:
+            input: the tensor to reduce.
+            axis: the dimensions to reduce, in ``[-rank(input), rank(input))``.
+            options: carries optional attribute values (``Prod.keepDims(...)``).
+            keepDims: if true, retain reduced dimensions with length 1 (the same as the option).
+
+        Returns:
+            a new instance of Prod.
+        """
+        return Prod.create(self._scope, input, axis, *options, keepDims=keepDims)
+
+    def reduceProd(
+        self,
+        input: Operand[TN] | TensorValue,
+        axis: Operand[TIntegral] | TensorValue,
+        *options: Prod.Options,
+        keepDims: bool | None = None,
+    ) -> Prod[TN]:
+        """Computes the product of elements across dimensions of a tensor.
+
+        The same as ``prod``: TF Java keeps both names (``reduceProd``, class ``ReduceProd``).
 
         Args:
             input: the tensor to reduce.
@@ -1847,6 +1935,28 @@ class Ops:
         """
         return All.create(self._scope, input, axis, *options, keepDims=keepDims)
 
+    def reduceAll(
+        self,
+        input: Operand[TBool] | TensorValue,
+        axis: Operand[TIntegral] | TensorValue,
+        *options: All.Options,
+        keepDims: bool | None = None,
+    ) -> All:
+        """Computes the "logical and" of elements across dimensions of a tensor.
+
+        The same as ``all``: TF Java keeps both names (``reduceAll``, class ``ReduceAll``).
+
+        Args:
+            input: the tensor to reduce.
+            axis: the dimensions to reduce, in ``[-rank(input), rank(input))``.
+            options: carries optional attribute values (``All.keepDims(...)``).
+            keepDims: if true, retain reduced dimensions with length 1 (the same as the option).
+
+        Returns:
+            a new instance of All.
+        """
+        return All.create(self._scope, input, axis, *options, keepDims=keepDims)
+
     def any(
         self,
         input: Operand[TBool] | TensorValue,
@@ -1855,6 +1965,28 @@ class Ops:
         keepDims: bool | None = None,
     ) -> Any:
         """Computes the "logical or" of elements across dimensions of a tensor.
+
+        Args:
+            input: the tensor to reduce.
+            axis: the dimensions to reduce, in ``[-rank(input), rank(input))``.
+            options: carries optional attribute values (``Any.keepDims(...)``).
+            keepDims: if true, retain reduced dimensions with length 1 (the same as the option).
+
+        Returns:
+            a new instance of Any.
+        """
+        return Any.create(self._scope, input, axis, *options, keepDims=keepDims)
+
+    def reduceAny(
+        self,
+        input: Operand[TBool] | TensorValue,
+        axis: Operand[TIntegral] | TensorValue,
+        *options: Any.Options,
+        keepDims: bool | None = None,
+    ) -> Any:
+        """Computes the "logical or" of elements across dimensions of a tensor.
+
+        The same as ``any``: TF Java keeps both names (``reduceAny``, class ``ReduceAny``).
 
         Args:
             input: the tensor to reduce.

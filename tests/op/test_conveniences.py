@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 from opchecks import assertRejected, placeholder
 
+import tfops.op.core
 from tfops import Graph, Ops, Session, Shape
 from tfops.errors import DataTypeError
 from tfops.op.core import Constant
@@ -162,3 +163,28 @@ def test_constantOfAShapeIsItsDimensionsAsInt64(
 
 def test_constantOfAShapeOfUnknownRankRaisesValueError(tf: Ops, graph: Graph) -> None:
     assertRejected(graph, lambda: tf.constant(Shape.unknown()), ValueError, "unknown rank")
+
+
+# -- aliases: TF Java's second names of the reductions -------------------------------------
+@pytest.mark.parametrize(
+    ("name", "alias", "value"),
+    [
+        ("sum", "reduceSum", [[1.0, 2.0], [3.0, 4.0]]),
+        ("max", "reduceMax", [[1.0, 5.0], [3.0, 4.0]]),
+        ("min", "reduceMin", [[1, 5], [3, -4]]),
+        ("prod", "reduceProd", [[1.0, 2.0], [3.0, 4.0]]),
+        ("all", "reduceAll", [[True, False], [True, True]]),
+        ("any", "reduceAny", [[False, False], [True, False]]),
+    ],
+    ids=lambda v: v if isinstance(v, str) else None,
+)
+def test_aReductionAliasBuildsTheSameOp(
+    tf: Ops, run: Run, name: str, alias: str, value: Any
+) -> None:
+    x = tf.constant(value)
+    first = getattr(tf, name)(x, 1, keepDims=True)
+    second = getattr(tf, alias)(x, 1, keepDims=True)
+    assert type(first) is type(second)
+    assert second.op().type() == first.op().type() and second.op().attr("keep_dims") is True
+    np.testing.assert_array_equal(run(second), run(first))
+    assert getattr(tfops.op.core, alias[0].upper() + alias[1:]) is type(first)

@@ -10,7 +10,7 @@ import numpy as np
 from scope import Scope
 from tfops import Ops, Shape
 from tfops.composite.nn import Dropout
-from tfops.op.core import Constant
+from tfops.op.core import Constant, ReduceMax, Sum
 from tfops.op.nn import InTopK, TopK
 from tfops.output import Output
 from tfops.types import (
@@ -60,3 +60,10 @@ def constantOfAShape(tf: Ops, scope: Scope) -> None:
     """TF Java's ``tf.constant(Shape)``: the dimensions, ``TInt64``."""
     assert_type(tf.constant(Shape.of(2, 3)), Constant[TInt64])
     assert_type(Constant.create(scope, Shape.scalar()), Constant[TInt64])
+
+
+def aliases(tf: Ops, scope: Scope, x: Output[TFloat32]) -> None:
+    """TF Java's second names build the same class."""
+    assert_type(tf.reduceSum(x, 0), Sum[TFloat32])
+    assert_type(tf.reduceMax(x, [0], keepDims=True).output(), Output[TFloat32])
+    assert_type(ReduceMax.create(scope, x, 0).output(), Output[TFloat32])

@@ -42,6 +42,19 @@ _KIND_TYPES = {
 }
 
 
+# TF Java's second names of an op (one spec, several names): ``tf.reduceSum`` beside
+# ``tf.sum``, each a facade method of its own that builds the op, and the class name
+# (``ReduceSum``) bound to the op's class. Keyed by op type: (facade name, class name) pairs.
+ALIASES: dict[str, tuple[tuple[str, str], ...]] = {
+    "Sum": (("reduceSum", "ReduceSum"),),
+    "Max": (("reduceMax", "ReduceMax"),),
+    "Min": (("reduceMin", "ReduceMin"),),
+    "Prod": (("reduceProd", "ReduceProd"),),
+    "All": (("reduceAll", "ReduceAll"),),
+    "Any": (("reduceAny", "ReduceAny"),),
+}
+
+
 # Hand-written classes that live beside the generated ones, with their facade methods.
 _EXTRA_IMPORTS = {"core": "Gradients"}
 
@@ -315,6 +328,7 @@ class _Op:
         self.d = d
         self.cls = d.className or d.type
         self.facade = d.facadeName or (self.cls[0].lower() + self.cls[1:])
+        self.aliases = ALIASES.get(d.type, ())
         main = next((o.typeAttr for o in d.outputs if o.typeAttr), None)
         self.mainAttr = main
         mainDef = d.attrDef(main) if main else None
@@ -537,7 +551,9 @@ def renderClass(op: _Op) -> str:
 
 def renderGroup(group: str, ops: list[_Op]) -> str:
     """The text of ``tfops/op/<group>.py``, before :func:`formatSources`."""
-    names = [op.cls for op in ops] + (["Gradients"] if group in _EXTRA_IMPORTS else [])
+    aliases = [(alias, op.cls) for op in ops for _, alias in op.aliases]
+    names = [op.cls for op in ops] + [alias for alias, _ in aliases]
+    names += ["Gradients"] if group in _EXTRA_IMPORTS else []
     doc = (
         f'"""The {group} ops.\n\n'
         + _wrap(", ".join(op.cls for op in ops) + ".", "")
@@ -548,4 +564,9 @@ def renderGroup(group: str, ops: list[_Op]) -> str:
     )
     body = "\n\n".join(renderClass(op) for op in ops)
     extra = "from tfops.op._gradients_op import Gradients\n" if group in _EXTRA_IMPORTS else ""
+    if aliases:
+        body += (
+            "\n\n# TF Java's second names of these classes (the same op type, one class)\n"
+            + "".join(f"{alias} = {cls}\n" for alias, cls in aliases)
+        )
     return HEADER + doc + IMPORTS + extra + "\n" + _all(names) + "\n\n" + body

@@ -92,7 +92,16 @@ _EXTRA_FACADE = '''
 '''
 
 
-def _facadeMethod(op: _Op) -> str:
+def _facadeNames(op: _Op) -> list[str]:
+    """The op's facade method and its aliases (:data:`~tfops.op._gen_classes.ALIASES`)."""
+    return [op.facade, *(name for name, _ in op.aliases)]
+
+
+def _facadeMethod(op: _Op, name: str | None = None) -> str:
+    """The facade method ``name`` (by default the op's own) that creates ``op``."""
+    name = name or op.facade
+    if name != op.facade and (op.typeOption or op.d.type == "Const"):
+        raise ValueError(f"an alias of {op.d.type} would need its overloads renamed")
     sig = op.signature()
     args = ", ".join(
         [n for n, _, _ in sig]
@@ -126,9 +135,15 @@ def _facadeMethod(op: _Op) -> str:
         argsDoc = op.argsDoc("        ", False)
     else:
         params = _params(sig, op.optionsType(op.typeVar), "self", op.keywords(op.typeVar))
-        text = _def(op.facade, params, op.ret, "    ")
+        text = _def(name, params, op.ret, "    ")
         argsDoc = op.argsDoc("        ", False)
     summary = _wrap(op.d.summary, "        ").lstrip()
+    if name != op.facade:
+        cls = next(c for a, c in op.aliases if a == name)
+        summary += (
+            f"\n\n        The same as ``{op.facade}``: TF Java keeps both names (``{name}``, class "
+            f"``{cls}``)."
+        )
     body = f"        return {op.cls}.create(self._scope{', ' if args else ''}{args})\n"
     if op.typeOption:  # the keyword becomes an option, so that the call matches an overload
         keyword = op.typeOption.option
@@ -160,6 +175,7 @@ def _importedNames(text: str) -> set[str]:
 def _checkUnique(byGroup: dict[str, list[_Op]], endpoints: list[Endpoint]) -> None:
     seen: dict[tuple[str, str], str] = {}
     names = [(g, op.facade, op.d.type) for g, ops in byGroup.items() for op in ops]
+    names += [(g, a, op.d.type) for g, ops in byGroup.items() for op in ops for a, _ in op.aliases]
     names += [(e.group, e.name, f"{e.owner.__name__}.{e.method}") for e in endpoints]
     for group, name, what in names:
         if (group, name) in seen:
@@ -188,7 +204,7 @@ def renderFacade(byGroup: dict[str, list[_Op]], endpoints: list[Endpoint]) -> st
             "    def __init__(self, scope: Scope) -> None:\n        self._scope = scope\n"
         )
         for op in byGroup.get(g, []):
-            out.append("\n" + _facadeMethod(op))
+            out.extend("\n" + _facadeMethod(op, name) for name in _facadeNames(op))
         out.extend("\n" + endpointMethod(e) for e in endpoints if e.group == g)
     out.append(
         _OPS_CLASS.replace("{SLOTS}", "".join(f', "_{g}"' for g in groups))
@@ -211,7 +227,7 @@ def renderFacade(byGroup: dict[str, list[_Op]], endpoints: list[Endpoint]) -> st
     )
     for op in byGroup.get("core", []):
         if op.facade not in HANDWRITTEN_FACADE:
-            out.append("\n" + _facadeMethod(op))
+            out.extend("\n" + _facadeMethod(op, name) for name in _facadeNames(op))
     out.extend("\n" + endpointMethod(e) for e in endpoints if e.group == "core")
     out.append(_variableFacade())
     out.append(_EXTRA_FACADE)

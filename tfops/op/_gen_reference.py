@@ -58,7 +58,9 @@ def _signatures(group: str, op: _Op) -> list[str]:
     if op.typeOption is not None and isinstance(op.typeOption.default, type):
         variants.insert(0, (_params(sig, None, ""), f"{op.cls}[{op.typeOption.default.__name__}]"))
     lines = []
-    for callee in (f"{op.cls}.create", _facadeCall(group, op)):
+    prefix = "tf." if group == "core" else f"tf.{group}."
+    aliases = [prefix + name for name, _ in op.aliases]
+    for callee in (f"{op.cls}.create", _facadeCall(group, op), *aliases):
         for params, ret in variants:
             params = params.lstrip(", ")
             if callee.endswith(".create"):

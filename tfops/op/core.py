@@ -80,6 +80,12 @@ __all__ = [
     "AssignAdd",
     "AssignSub",
     "NoOp",
+    "ReduceMax",
+    "ReduceMin",
+    "ReduceSum",
+    "ReduceProd",
+    "ReduceAll",
+    "ReduceAny",
     "Gradients",
 ]
 
@@ -3076,3 +3082,12 @@ class NoOp(PrimitiveOp):
         """
         operation = build(scope, "NoOp", (), {})
         return NoOp(operation)
+
+
+# TF Java's second names of these classes (the same op type, one class)
+ReduceMax = Max
+ReduceMin = Min
+ReduceSum = Sum
+ReduceProd = Prod
+ReduceAll = All
+ReduceAny = Any
