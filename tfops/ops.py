@@ -4,8 +4,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import final, overload
+from collections.abc import Callable, Iterable, Sequence
+from typing import Generic, TypeVar, final, overload
 
 import numpy as np
 
@@ -13,6 +13,7 @@ from scope import ExecutionEnvironment, HasOp, Scope
 from tfops import shape as _shape
 from tfops.composite.array import Ones, Zeros
 from tfops.composite.nn import Dropout
+from tfops.composite.shapes import Shapes
 from tfops.errors import DataTypeError
 from tfops.op._gradients_op import Gradients
 from tfops.op._typevars import TF, TI, TN, T
@@ -150,6 +151,7 @@ __all__ = [
     "NnOps",
     "RandomOps",
     "TrainOps",
+    "ShapeOps",
 ]
 
 
@@ -1414,6 +1416,251 @@ class TrainOps:
 
 
 @final
+class ShapeOps:
+    """The ``shape`` ops of :class:`Ops` (``tf.shape.<op>``).
+
+    Args:
+        scope: the scope new operations are added with.
+    """
+
+    __slots__ = ("_scope",)
+
+    def __init__(self, scope: Scope) -> None:
+        self._scope = scope
+
+    @overload
+    def __call__(self, input: Operand[TType] | TensorValue) -> Shape[TInt32]: ...
+
+    @overload
+    def __call__(
+        self, input: Operand[TType] | TensorValue, *options: Shape.Options[TI]
+    ) -> Shape[TI]: ...
+
+    @overload
+    def __call__(self, input: Operand[TType] | TensorValue, *, outType: type[TI]) -> Shape[TI]: ...
+
+    def __call__(
+        self,
+        input: Operand[TType] | TensorValue,
+        *options: Shape.Options[TI],
+        outType: type[TI] | None = None,
+    ) -> Shape[TI]:
+        """Returns the shape of a tensor.
+
+        ``tf.shape(...)`` creates the op; ``tf.shape.<helper>`` are the helpers of its group.
+
+        Args:
+            input: the tensor whose shape is returned.
+            options: carries optional attribute values (``Shape.outType(...)``).
+            outType: the data type of the result (the same as the option).
+
+        Returns:
+            a new instance of Shape.
+        """
+        if outType is not None:
+            options = (*options, Shape.outType(outType))
+        return Shape.create(self._scope, input, *options)
+
+    @overload
+    def flatten(  # type: ignore[overload-overlap, unused-ignore]
+        self, operand: Shape[TI], type: None = None
+    ) -> Operand[TI]: ...
+
+    @overload
+    def flatten(self, operand: Operand[T], type: type[TIntegral] | None = None) -> Operand[T]: ...
+
+    def flatten(
+        self, operand: Operand[TType], type: type[TIntegral] | None = None
+    ) -> Operand[TType]:
+        """Flattens a tensor to a vector, or gives a shape's flattened shape.
+
+        Given a ``Shape`` op's result, the one-element vector ``[size]`` (the shape of the
+        tensor flattened); given any other tensor, the tensor reshaped to a vector.
+
+        Args:
+            operand: a tensor, or a shape (the result of ``tf.shape``).
+            type: the integer type of the shape computed for a tensor (``TInt32`` by default).
+
+        Returns:
+            the flattened tensor, or the flattened shape.
+        """
+        return Shapes.flatten(self._scope, operand, type)
+
+    def size(
+        self,
+        shape: Operand[TI],
+        dim: Operand[TIntegral] | int | None = None,
+        type: type[TI] | None = None,
+    ) -> Operand[TI]:
+        """The number of elements of a shape, or the size of one of its dimensions.
+
+        Without ``dim``, the product of the dimensions of ``shape`` (a scalar); with ``dim``,
+        the one-element vector ``[shape[dim]]``. Given a tensor that is not a shape with a
+        ``dim``, the size of that dimension of the tensor (its shape of type ``type``).
+
+        Args:
+            shape: a shape (the result of ``tf.shape``), or a tensor when ``dim`` is given.
+            dim: the dimension, a scalar in ``[0, rank)`` (as TF Java, no negative one).
+            type: the integer type of the shape computed for a tensor (``TInt32`` by default).
+
+        Returns:
+            the size.
+        """
+        return Shapes.size(self._scope, shape, dim, type)
+
+    def numDimensions(self, shape: Operand[TIntegral], type: type[TI] | None = None) -> Size[TI]:
+        """The number of dimensions of a shape: its length (a scalar of ``type``, ``TInt32``
+        by default).
+
+        Args:
+            shape: a shape (the result of ``tf.shape``).
+            type: the integer type of the result.
+
+        Returns:
+            the rank.
+        """
+        return Shapes.numDimensions(self._scope, shape, type)
+
+    def reduceDims(
+        self,
+        operand: Operand[T],
+        axis: Operand[TIntegral] | int,
+        type: type[TIntegral] | None = None,
+    ) -> Operand[T]:
+        """Folds the dimensions from ``axis`` on into one.
+
+        Given a shape, the shape with ``shape[axis:]`` replaced by their product (``axis``
+        may be negative); given any other tensor, the tensor reshaped so.
+
+        Args:
+            operand: a shape (the result of ``tf.shape``), or a tensor.
+            axis: the first dimension folded, a scalar.
+            type: the integer type of the shape computed for a tensor (``TInt32`` by default).
+
+        Returns:
+            the folded shape, or the reshaped tensor.
+        """
+        return Shapes.reduceDims(self._scope, operand, axis, type)
+
+    def squeeze(self, shape: Operand[TI]) -> Operand[TI]:
+        """The shape without its dimensions of size 1, in order.
+
+        Args:
+            shape: a shape (the result of ``tf.shape``).
+
+        Returns:
+            the squeezed shape.
+        """
+        return Shapes.squeeze(self._scope, shape)
+
+    def head(self, shape: Operand[TI]) -> Operand[TI]:
+        """The first dimension of a shape, as a one-element vector.
+
+        Args:
+            shape: a shape (the result of ``tf.shape``).
+
+        Returns:
+            ``shape[:1]``.
+        """
+        return Shapes.head(self._scope, shape)
+
+    def take(self, shape: Operand[TI], n: Operand[TIntegral] | int) -> Operand[TI]:
+        """The first ``n`` dimensions of a shape.
+
+        Args:
+            shape: a shape (the result of ``tf.shape``).
+            n: how many dimensions, a scalar.
+
+        Returns:
+            ``shape[:n]``.
+        """
+        return Shapes.take(self._scope, shape, n)
+
+    def tail(self, shape: Operand[TI]) -> Operand[TI]:
+        """The last dimension of a shape, as a one-element vector.
+
+        Args:
+            shape: a shape (the result of ``tf.shape``).
+
+        Returns:
+            ``shape[-1:]``.
+        """
+        return Shapes.tail(self._scope, shape)
+
+    def takeLast(self, shape: Operand[TI], n: Operand[TIntegral] | int) -> Operand[TI]:
+        """The last ``n`` dimensions of a shape.
+
+        Args:
+            shape: a shape (the result of ``tf.shape``).
+            n: how many dimensions, a scalar.
+
+        Returns:
+            ``shape[rank - n:]``.
+        """
+        return Shapes.takeLast(self._scope, shape, n)
+
+    def prepend(self, shape: Operand[TI], firstDimension: int | Operand[TI]) -> Concat[TI]:
+        """A shape with a dimension (or a shape) put before it.
+
+        Args:
+            shape: a shape (the result of ``tf.shape``), or any integer vector.
+            firstDimension: the new first dimension, or a vector to put first (of the
+                shape's type).
+
+        Returns:
+            the longer shape.
+        """
+        return Shapes.prepend(self._scope, shape, firstDimension)
+
+    def append(self, shape: Operand[TI], lastDimension: int | Operand[TI]) -> Concat[TI]:
+        """A shape with a dimension (or a shape) put after it.
+
+        Args:
+            shape: a shape (the result of ``tf.shape``), or any integer vector.
+            lastDimension: the new last dimension, or a vector to put last (of the shape's
+                type).
+
+        Returns:
+            the longer shape.
+        """
+        return Shapes.append(self._scope, shape, lastDimension)
+
+
+_G = TypeVar("_G")
+
+
+@final
+class _CallableGroup(Generic[_G]):
+    """A group of :class:`Ops` that is also an op's facade method, as TF Java's ``tf.shape``
+    is both the method ``tf.shape(x)`` and the group ``tf.shape.flatten(x)``: on an ``Ops``,
+    the group (made once per ``Ops``), whose ``__call__`` creates the op; on the class, that
+    ``__call__``, as the method it stands for."""
+
+    def __init__(self, group: type[_G]) -> None:
+        self._group = group
+        self._slot = ""
+
+    def __set_name__(self, owner: type[object], name: str) -> None:
+        self._slot = "_" + name
+
+    @overload
+    def __get__(self, obj: None, owner: type[object]) -> Callable[..., object]: ...
+
+    @overload
+    def __get__(self, obj: Ops, owner: type[object]) -> _G: ...
+
+    def __get__(self, obj: Ops | None, owner: type[object]) -> _G | Callable[..., object]:
+        if obj is None:
+            method: Callable[..., object] = vars(self._group)["__call__"]
+            return method
+        group: _G | None = getattr(obj, self._slot)
+        if group is None:
+            group = self._group(obj.scope())  # type: ignore[call-arg]
+            setattr(obj, self._slot, group)
+        return group
+
+
+@final
 class Ops:
     """An API for building operations as Operation classes, as TensorFlow Java's ``Ops``.
 
@@ -1432,7 +1679,7 @@ class Ops:
         ('x', 'layer/Exp')
     """
 
-    __slots__ = ("_scope", "_math", "_dtypes", "_linalg", "_nn", "_random", "_train")
+    __slots__ = ("_scope", "_math", "_dtypes", "_linalg", "_nn", "_random", "_train", "_shape")
 
     def __init__(self, scope: Scope) -> None:
         self._scope = scope
@@ -1442,6 +1689,7 @@ class Ops:
         self._nn: NnOps | None = None
         self._random: RandomOps | None = None
         self._train: TrainOps | None = None
+        self._shape: ShapeOps | None = None
 
     @property
     def math(self) -> MathOps:
@@ -1490,6 +1738,9 @@ class Ops:
         if group is None:
             group = self._train = TrainOps(self._scope)
         return group
+
+    # tf.shape(x) creates the op, tf.shape.<helper> are its group's
+    shape: _CallableGroup[ShapeOps] = _CallableGroup(ShapeOps)
 
     @staticmethod
     def create(env: ExecutionEnvironment) -> Ops:
@@ -2282,37 +2533,6 @@ class Ops:
             newAxisMask=newAxisMask,
             shrinkAxisMask=shrinkAxisMask,
         )
-
-    @overload
-    def shape(self, input: Operand[TType] | TensorValue) -> Shape[TInt32]: ...
-
-    @overload
-    def shape(
-        self, input: Operand[TType] | TensorValue, *options: Shape.Options[TI]
-    ) -> Shape[TI]: ...
-
-    @overload
-    def shape(self, input: Operand[TType] | TensorValue, *, outType: type[TI]) -> Shape[TI]: ...
-
-    def shape(
-        self,
-        input: Operand[TType] | TensorValue,
-        *options: Shape.Options[TI],
-        outType: type[TI] | None = None,
-    ) -> Shape[TI]:
-        """Returns the shape of a tensor.
-
-        Args:
-            input: the tensor whose shape is returned.
-            options: carries optional attribute values (``Shape.outType(...)``).
-            outType: the data type of the result (the same as the option).
-
-        Returns:
-            a new instance of Shape.
-        """
-        if outType is not None:
-            options = (*options, Shape.outType(outType))
-        return Shape.create(self._scope, input, *options)
 
     def reshape(
         self, tensor: Operand[T] | TensorValue, shape: Operand[TIntegral] | TensorValue

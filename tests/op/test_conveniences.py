@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from opchecks import assertRejected, placeholder
+from opchecks import assertGradient, assertRejected, placeholder
 
 import tfops.op.core
 from tfops import Graph, Ops, Session, Shape
@@ -188,3 +188,64 @@ def test_aReductionAliasBuildsTheSameOp(
     assert second.op().type() == first.op().type() and second.op().attr("keep_dims") is True
     np.testing.assert_array_equal(run(second), run(first))
     assert getattr(tfops.op.core, alias[0].upper() + alias[1:]) is type(first)
+
+
+# -- tf.shape: TF Java's Shapes ------------------------------------------------------------
+def test_shapeIsTheShapeOpAndTheGroupOfItsHelpers(tf: Ops, run: Run) -> None:
+    x = tf.constant(np.zeros((2, 3), np.float32))
+    s = tf.shape(x)
+    assert s.op().type() == "Shape" and tf.shape(x, outType=TInt64).asOutput().dataType() is TInt64
+    assert tf.shape is tf.shape  # one group per Ops
+    assert Ops.shape.__doc__ is not None and Ops.shape.__doc__.startswith("Returns the shape")
+    assert run(tf.shape.numDimensions(s, TInt64)).tolist() == 2
+
+
+@pytest.mark.parametrize("dims", [(2, 1, 3, 1), (1,), (4, 5), (1, 1)], ids=str)
+def test_shapeHelpersOfAShapeKnownOnlyAtRunTime(tf: Ops, run: Run, dims: tuple[int, ...]) -> None:
+    x = placeholder(tf, TFloat32)  # of unknown rank
+    s = tf.shape(x)
+    helpers = {
+        "flatten": (tf.shape.flatten(s), [int(np.prod(dims))]),
+        "size": (tf.shape.size(s), int(np.prod(dims))),
+        "sizeOfDim": (tf.shape.size(s, 0), [dims[0]]),
+        "numDimensions": (tf.shape.numDimensions(s), len(dims)),
+        "reduceDims": (tf.shape.reduceDims(s, tf.constant(-1)), [*dims[:-1], dims[-1]]),
+        "reduceDims0": (tf.shape.reduceDims(s, 0), [int(np.prod(dims))]),
+        "squeeze": (tf.shape.squeeze(s), [d for d in dims if d != 1]),
+        "head": (tf.shape.head(s), list(dims[:1])),
+        "take": (tf.shape.take(s, tf.constant(1)), list(dims[:1])),
+        "tail": (tf.shape.tail(s), list(dims[-1:])),
+        "takeLast": (tf.shape.takeLast(s, 1), list(dims[-1:])),
+        "prepend": (tf.shape.prepend(s, 9), [9, *dims]),
+        "append": (tf.shape.append(s, tf.constant([8, 9])), [*dims, 8, 9]),
+    }
+    values = run(*(h for h, _ in helpers.values()), feeds={x: np.zeros(dims, np.float32)})
+    for (name, (_, expected)), value in zip(helpers.items(), values, strict=True):
+        assert value.dtype == np.int32, name
+        assert value.tolist() == expected, name
+
+
+def test_flattenAndReduceDimsReshapeATensorAndPassGradients(tf: Ops, run: Run) -> None:
+    x = np.arange(24.0).reshape(2, 3, 4)
+    flat = tf.shape.flatten(tf.constant(x))
+    folded = tf.shape.reduceDims(tf.constant(x), 1, TInt64)
+    assert flat.op().name() == "flatten/Reshape" and folded.op().name() == "reduceDims/Reshape"
+    np.testing.assert_array_equal(run(flat), x.ravel())
+    np.testing.assert_array_equal(run(folded), x.reshape(2, 12))
+    assertGradient(tf, lambda v: tf.math.square(tf.shape.flatten(v)), [x])
+    assertGradient(tf, lambda v: tf.math.square(tf.shape.reduceDims(v, tf.constant(1))), [x])
+
+
+@pytest.mark.parametrize(
+    "build",
+    [
+        lambda tf: partial(tf.shape.squeeze, tf.constant([1.0, 2.0])),
+        lambda tf: partial(tf.shape.take, tf.constant([True]), 1),
+        lambda tf: partial(tf.shape.numDimensions, tf.constant([0.5])),
+    ],
+    ids=["squeezeFloats", "takeBools", "numDimensionsFloats"],
+)
+def test_shapeHelpersOfANonIntegerVectorRaiseTypeError(
+    tf: Ops, graph: Graph, build: Callable[[Ops], Callable[[], Any]]
+) -> None:
+    assertRejected(graph, build(tf), TypeError, "a shape must be an integer vector")

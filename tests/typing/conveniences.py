@@ -10,9 +10,11 @@ import numpy as np
 from scope import Scope
 from tfops import Ops, Shape
 from tfops.composite.nn import Dropout
-from tfops.op.core import Constant, ReduceMax, Sum
+from tfops.op.core import Concat, Constant, ReduceMax, Size, Sum
+from tfops.op.core import Shape as ShapeOp
 from tfops.op.nn import InTopK, TopK
-from tfops.output import Output
+from tfops.ops import ShapeOps
+from tfops.output import Operand, Output
 from tfops.types import (
     TBool,
     TFloat32,
@@ -67,3 +69,18 @@ def aliases(tf: Ops, scope: Scope, x: Output[TFloat32]) -> None:
     assert_type(tf.reduceSum(x, 0), Sum[TFloat32])
     assert_type(tf.reduceMax(x, [0], keepDims=True).output(), Output[TFloat32])
     assert_type(ReduceMax.create(scope, x, 0).output(), Output[TFloat32])
+
+
+def shapeHelpers(tf: Ops, x: Output[TFloat32]) -> None:
+    """``tf.shape`` is the Shape op's method and the group of TF Java's ``Shapes``."""
+    assert_type(tf.shape, ShapeOps)
+    s = tf.shape(x)
+    assert_type(s, ShapeOp[TInt32])
+    assert_type(tf.shape(x, outType=TInt64), ShapeOp[TInt64])
+    assert_type(tf.shape.flatten(x), Operand[TFloat32])
+    assert_type(tf.shape.flatten(s), Operand[TInt32])
+    assert_type(tf.shape.size(s), Operand[TInt32])
+    assert_type(tf.shape.numDimensions(s, TInt64), Size[TInt64])
+    assert_type(tf.shape.reduceDims(x, 1), Operand[TFloat32])
+    assert_type(tf.shape.takeLast(s, 2), Operand[TInt32])
+    assert_type(tf.shape.prepend(s, 3), Concat[TInt32])

@@ -422,12 +422,14 @@ class _Op:
             lines.append(_item(f"{a.option}: {a.doc} (the same as the option).", indent + "    "))
         return "\n".join(lines)
 
-    def createOverloads(self, first: str, indent: str, static: bool) -> str:
+    def createOverloads(
+        self, first: str, indent: str, static: bool, facade: str | None = None
+    ) -> str:
         """For an op typed by an option: ``create`` without it, then with it given either as
-        an ``Options`` object or as a keyword."""
+        an ``Options`` object or as a keyword (``facade``: the facade method's name)."""
         assert self.typeOption is not None and isinstance(self.typeOption.default, type)
         deco = f"{indent}@overload\n" + (f"{indent}@staticmethod\n" if static else "")
-        name = "create" if static else self.facade
+        name = "create" if static else (facade or self.facade)
         sig = self.signature()
         default = f"{self.cls}[{self.typeOption.default.__name__}]"
         keyword = self.typeOption.option or self.typeOption.name

@@ -92,6 +92,13 @@ _EXTRA_FACADE = '''
 '''
 
 
+def _callable(byGroup: dict[str, list[_Op]], group: str) -> list[_Op]:
+    """The core op whose facade name is the group's (``Shape``, for ``tf.shape``): TF Java
+    has both a method ``tf.shape(x)`` and a group ``tf.shape.<helper>``; here the group is
+    callable."""
+    return [op for op in byGroup.get("core", []) if op.facade == group]
+
+
 def _facadeNames(op: _Op) -> list[str]:
     """The op's facade method and its aliases (:data:`~tfops.op._gen_classes.ALIASES`)."""
     return [op.facade, *(name for name, _ in op.aliases)]
@@ -100,8 +107,8 @@ def _facadeNames(op: _Op) -> list[str]:
 def _facadeMethod(op: _Op, name: str | None = None) -> str:
     """The facade method ``name`` (by default the op's own) that creates ``op``."""
     name = name or op.facade
-    if name != op.facade and (op.typeOption or op.d.type == "Const"):
-        raise ValueError(f"an alias of {op.d.type} would need its overloads renamed")
+    if name != op.facade and op.d.type == "Const":
+        raise ValueError("tf.constant has no other name")
     sig = op.signature()
     args = ", ".join(
         [n for n, _, _ in sig]
@@ -126,8 +133,8 @@ def _facadeMethod(op: _Op, name: str | None = None) -> str:
             "            dtype: the data type; by default inferred from ``value``."
         )
     elif op.typeOption:
-        text = op.createOverloads("self", "    ", static=False) + _def(
-            op.facade,
+        text = op.createOverloads("self", "    ", static=False, facade=name) + _def(
+            name,
             _params(sig, op.optionsType(op.typeVar), "self", op.keywords(op.typeVar)),
             f"{op.cls}[{op.typeVar}]",
             "    ",
@@ -138,7 +145,12 @@ def _facadeMethod(op: _Op, name: str | None = None) -> str:
         text = _def(name, params, op.ret, "    ")
         argsDoc = op.argsDoc("        ", False)
     summary = _wrap(op.d.summary, "        ").lstrip()
-    if name != op.facade:
+    if name == "__call__":
+        summary += (
+            f"\n\n        ``tf.{op.facade}(...)`` creates the op; ``tf.{op.facade}.<helper>`` are "
+            "the helpers of its group."
+        )
+    elif name != op.facade:
         cls = next(c for a, c in op.aliases if a == name)
         summary += (
             f"\n\n        The same as ``{op.facade}``: TF Java keeps both names (``{name}``, class "
@@ -203,9 +215,13 @@ def renderFacade(byGroup: dict[str, list[_Op]], endpoints: list[Endpoint]) -> st
             '    __slots__ = ("_scope",)\n\n'
             "    def __init__(self, scope: Scope) -> None:\n        self._scope = scope\n"
         )
+        for op in _callable(byGroup, g):  # tf.shape(x) beside tf.shape.flatten(x)
+            out.append("\n" + _facadeMethod(op, "__call__"))
         for op in byGroup.get(g, []):
             out.extend("\n" + _facadeMethod(op, name) for name in _facadeNames(op))
         out.extend("\n" + endpointMethod(e) for e in endpoints if e.group == g)
+    if any(_callable(byGroup, g) for g in groups):
+        out.append(_CALLABLE_GROUP)
     out.append(
         _OPS_CLASS.replace("{SLOTS}", "".join(f', "_{g}"' for g in groups))
         .replace(
@@ -215,18 +231,26 @@ def renderFacade(byGroup: dict[str, list[_Op]], endpoints: list[Endpoint]) -> st
         .replace(
             "{GROUP_FIELDS}",
             "".join(
-                f"\n    @property\n    def {g}(self) -> {g.capitalize()}Ops:\n"
-                f'        """The ``{g}`` ops (``tf.{g}.<op>``)."""\n'
-                f"        group = self._{g}\n"
-                f"        if group is None:\n"
-                f"            group = self._{g} = {g.capitalize()}Ops(self._scope)\n"
-                f"        return group\n"
+                (
+                    f"\n    # tf.{g}(x) creates the op, tf.{g}.<helper> are its group's\n"
+                    f"    {g}: _CallableGroup[{g.capitalize()}Ops] = "
+                    f"_CallableGroup({g.capitalize()}Ops)\n"
+                )
+                if _callable(byGroup, g)
+                else (
+                    f"\n    @property\n    def {g}(self) -> {g.capitalize()}Ops:\n"
+                    f'        """The ``{g}`` ops (``tf.{g}.<op>``)."""\n'
+                    f"        group = self._{g}\n"
+                    f"        if group is None:\n"
+                    f"            group = self._{g} = {g.capitalize()}Ops(self._scope)\n"
+                    f"        return group\n"
+                )
                 for g in groups
             ),
         )
     )
     for op in byGroup.get("core", []):
-        if op.facade not in HANDWRITTEN_FACADE:
+        if op.facade not in HANDWRITTEN_FACADE and op.facade not in groups:
             out.extend("\n" + _facadeMethod(op, name) for name in _facadeNames(op))
     out.extend("\n" + endpointMethod(e) for e in endpoints if e.group == "core")
     out.append(_variableFacade())
@@ -241,6 +265,8 @@ def renderFacade(byGroup: dict[str, list[_Op]], endpoints: list[Endpoint]) -> st
         + "from tfops.errors import DataTypeError\n"
         + "from tfops.op._gradients_op import Gradients\n"
         + "from tfops.op._variables import initOp, variableWithInit\n"
+        + "from typing import Generic, TypeVar\n"
+        + "from collections.abc import Callable\n"
         + imports
     )
     imports += endpointImports(endpoints, _importedNames(imports))
@@ -252,6 +278,43 @@ def renderFacade(byGroup: dict[str, list[_Op]], endpoints: list[Endpoint]) -> st
         + _all(["Ops", *(f"{g.capitalize()}Ops" for g in groups)])
         + body
     )
+
+
+_CALLABLE_GROUP = '''
+
+_G = TypeVar("_G")
+
+
+@final
+class _CallableGroup(Generic[_G]):
+    """A group of :class:`Ops` that is also an op's facade method, as TF Java's ``tf.shape``
+    is both the method ``tf.shape(x)`` and the group ``tf.shape.flatten(x)``: on an ``Ops``,
+    the group (made once per ``Ops``), whose ``__call__`` creates the op; on the class, that
+    ``__call__``, as the method it stands for."""
+
+    def __init__(self, group: type[_G]) -> None:
+        self._group = group
+        self._slot = ""
+
+    def __set_name__(self, owner: type[object], name: str) -> None:
+        self._slot = "_" + name
+
+    @overload
+    def __get__(self, obj: None, owner: type[object]) -> Callable[..., object]: ...
+
+    @overload
+    def __get__(self, obj: Ops, owner: type[object]) -> _G: ...
+
+    def __get__(self, obj: Ops | None, owner: type[object]) -> _G | Callable[..., object]:
+        if obj is None:
+            method: Callable[..., object] = vars(self._group)["__call__"]
+            return method
+        group: _G | None = getattr(obj, self._slot)
+        if group is None:
+            group = self._group(obj.scope())  # type: ignore[call-arg]
+            setattr(obj, self._slot, group)
+        return group
+'''
 
 
 _OPS_CLASS = """
