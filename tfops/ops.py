@@ -5,13 +5,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import Generic, TypeVar, final, overload
+from typing import Generic, TypeVar, cast, final, overload
 
 import numpy as np
 
 from scope import ExecutionEnvironment, HasOp, Scope
 from tfops import shape as _shape
 from tfops.composite.array import Ones, Zeros
+from tfops.composite.indices import Index, StridedSliceHelper
 from tfops.composite.nn import Dropout
 from tfops.composite.shapes import Shapes
 from tfops.errors import DataTypeError
@@ -2429,6 +2430,10 @@ class Ops:
         """
         return Slice.create(self._scope, input, begin, size)
 
+    @overload
+    def stridedSlice(self, input: Operand[T] | TensorValue, *indices: Index) -> StridedSlice[T]: ...
+
+    @overload
     def stridedSlice(
         self,
         input: Operand[T] | TensorValue,
@@ -2441,38 +2446,73 @@ class Ops:
         ellipsisMask: int | None = None,
         newAxisMask: int | None = None,
         shrinkAxisMask: int | None = None,
+    ) -> StridedSlice[T]: ...
+
+    def stridedSlice(
+        self,
+        input: Operand[T] | TensorValue,
+        begin: Operand[TIntegral] | TensorValue | Index | None = None,
+        end: Operand[TIntegral] | TensorValue | Index | None = None,
+        strides: Operand[TIntegral] | TensorValue | Index | None = None,
+        *options: StridedSlice.Options | Index,
+        beginMask: int | None = None,
+        endMask: int | None = None,
+        ellipsisMask: int | None = None,
+        newAxisMask: int | None = None,
+        shrinkAxisMask: int | None = None,
     ) -> StridedSlice[T]:
         """Return a strided slice from ``input``.
 
+        Either TF Java's indices, one per dimension (``tf.stridedSlice(x, Indices.at(0),
+        Indices.all())``, see :class:`~tfops.composite.indices.Indices`), or the op's own
+        inputs and masks.
+
         Args:
             input: the tensor to slice.
-            begin: the first index of each entry.
-            end: the index each entry stops before.
-            strides: the step of each entry, non-zero.
-            options: carries optional attribute values (``StridedSlice.beginMask(...)``,
-                ``StridedSlice.endMask(...)``, ``StridedSlice.ellipsisMask(...)``,
-                ``StridedSlice.newAxisMask(...)``, ``StridedSlice.shrinkAxisMask(...)``).
-            beginMask: a bit ``i`` set ignores ``begin[i]``: the slice starts at the first element
-                (the last for a negative stride) (the same as the option).
-            endMask: a bit ``i`` set ignores ``end[i]``: the slice goes to the end of the dimension
-                (the same as the option).
-            ellipsisMask: a bit ``i`` set makes entry ``i`` an ellipsis, standing for as many whole
-                dimensions as the other entries leave (at most one bit) (the same as the option).
-            newAxisMask: a bit ``i`` set makes entry ``i`` a new dimension of size 1
-                (``tf.newaxis``) (the same as the option).
-            shrinkAxisMask: a bit ``i`` set makes entry ``i`` the single index ``begin[i]``,
-                removing that dimension (the same as the option).
+            begin: the first index of each entry (or the first ``Index``).
+            end: the index each entry stops before (or the second ``Index``).
+            strides: the step of each entry, non-zero (or the third ``Index``).
+            options: carries optional attribute values (``StridedSlice.beginMask(...)``...), or
+                the further indices.
+            beginMask: a bit ``i`` set ignores ``begin[i]`` (the same as the option).
+            endMask: a bit ``i`` set ignores ``end[i]`` (the same as the option).
+            ellipsisMask: a bit ``i`` set makes entry ``i`` an ellipsis (the same as the
+                option).
+            newAxisMask: a bit ``i`` set makes entry ``i`` a new dimension of size 1 (the
+                same as the option).
+            shrinkAxisMask: a bit ``i`` set makes entry ``i`` a single index, removing that
+                dimension (the same as the option).
 
         Returns:
             a new instance of StridedSlice.
+
+        Raises:
+            TypeError: indices mixed with tensors or masks.
         """
+        parts = (begin, end, strides)
+        if begin is None or isinstance(begin, Index):
+            indices = [i for i in (*parts, *options) if i is not None]
+            masks = (beginMask, endMask, ellipsisMask, newAxisMask, shrinkAxisMask)
+            if any(not isinstance(i, Index) for i in indices) or any(m is not None for m in masks):
+                raise TypeError(
+                    "stridedSlice: give either indices (Indices.at(0)...) only, or begin, "
+                    "end, strides and masks"
+                )
+            return StridedSliceHelper.stridedSlice(
+                self._scope, input, *(i for i in indices if isinstance(i, Index))
+            )
+        if end is None or strides is None or any(isinstance(i, Index) for i in (*parts, *options)):
+            raise TypeError(
+                "stridedSlice: give either indices (Indices.at(0)...) only, or begin, end, "
+                "strides and masks"
+            )
         return StridedSlice.create(
             self._scope,
             input,
             begin,
-            end,
-            strides,
-            *options,
+            cast("Operand[TIntegral] | TensorValue", end),
+            cast("Operand[TIntegral] | TensorValue", strides),
+            *(o for o in options if not isinstance(o, Index)),
             beginMask=beginMask,
             endMask=endMask,
             ellipsisMask=ellipsisMask,

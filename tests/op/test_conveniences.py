@@ -15,6 +15,7 @@ from opchecks import assertGradient, assertRejected, placeholder
 
 import tfops.op.core
 from tfops import Graph, Ops, Session, Shape
+from tfops.composite.indices import Indices
 from tfops.errors import DataTypeError
 from tfops.op.core import Constant
 from tfops.types import TBool, TFloat16, TFloat32, TFloat64, TInt32, TInt64, TUint8
@@ -249,3 +250,91 @@ def test_shapeHelpersOfANonIntegerVectorRaiseTypeError(
     tf: Ops, graph: Graph, build: Callable[[Ops], Callable[[], Any]]
 ) -> None:
     assertRejected(graph, build(tf), TypeError, "a shape must be an integer vector")
+
+
+# -- stridedSlice with TF Java's Indices ----------------------------------------------------
+X = np.arange(60).reshape(3, 4, 5).astype(np.float32)
+SLICES = [
+    ((Indices.at(1),), np.s_[1]),
+    ((Indices.at(-1), Indices.at(2)), np.s_[-1, 2]),
+    ((Indices.at(1, keepDim=True),), np.s_[1:2]),
+    ((Indices.all(), Indices.at(0)), np.s_[:, 0]),
+    ((Indices.even(), Indices.odd()), np.s_[::2, 1::2]),
+    ((Indices.step(-2),), np.s_[::-2]),
+    ((Indices.sliceFrom(1), Indices.sliceTo(-1)), np.s_[1:, :-1]),
+    ((Indices.sliceFrom(-1, -1), Indices.sliceTo(1, -1)), np.s_[-1::-1, :1:-1]),
+    ((Indices.range(1, 3), Indices.slice(0, 4, 3)), np.s_[1:3, 0:4:3]),
+    ((Indices.flip(), Indices.all(), Indices.flip()), np.s_[::-1, :, ::-1]),
+    ((Indices.newAxis(), Indices.at(0)), np.s_[None, 0]),
+    ((Indices.ellipsis(), Indices.at(2)), np.s_[..., 2]),
+    ((Indices.at(0), Indices.ellipsis(), Indices.newAxis()), np.s_[0, ..., None]),
+    ((Indices.slice(None, 2), Indices.slice(1, None), Indices.slice(None, None, 2)),
+     np.s_[:2, 1:, ::2]),
+    ((Indices.slice(None, None),), np.s_[:]),
+    ((), np.s_[()]),
+]
+
+
+@pytest.mark.parametrize(("indices", "key"), SLICES, ids=[str(k) for _, k in SLICES])
+def test_stridedSliceWithIndicesIsNumpyIndexing(
+    tf: Ops, run: Run, indices: tuple[Any, ...], key: Any
+) -> None:
+    y = tf.stridedSlice(tf.constant(X), *indices)
+    expected = X[key]
+    assert y.op().type() == "StridedSlice" and y.asOutput().shape() == Shape.of(*expected.shape)
+    np.testing.assert_array_equal(run(y), expected)
+
+
+def test_indicesSetTheOpsInputsAndMasksAsTfJava(tf: Ops, run: Run) -> None:
+    y = tf.stridedSlice(tf.constant(X), Indices.at(1), Indices.all(), Indices.newAxis(),
+                        Indices.ellipsis(), Indices.sliceTo(2))
+    op = y.op()
+    masks = [op.attr(m) for m in ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask",
+                                  "shrink_axis_mask")]
+    assert masks == [0b10010, 0b00010, 0b01000, 0b00100, 0b00001]
+    assert [run(op.input(i)).tolist() for i in (1, 2, 3)] == [
+        [1, 0, 0, 0, 0], [2, 0, 0, 0, 2], [1, 1, 1, 1, 1]]
+    assert op.input(1).dataType() is TInt32
+    np.testing.assert_array_equal(run(y), X[1, :, None, ..., :2])
+
+
+def test_stridedSliceWithIndicesPassesGradients(tf: Ops) -> None:
+    x = np.arange(24.0).reshape(2, 3, 4)
+    assertGradient(tf, lambda v: tf.math.square(tf.stridedSlice(
+        v, Indices.at(-1), Indices.flip(), Indices.sliceFrom(1, 2))), [x])
+
+
+def test_stridedSliceWithTensorsStillWorks(tf: Ops, run: Run) -> None:
+    y = tf.stridedSlice(tf.constant(X), [0, 1], [2, 3], [1, 1], shrinkAxisMask=1)
+    np.testing.assert_array_equal(run(y), X[0, 1:3])
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "message"),
+    [
+        (lambda tf, x: tf.stridedSlice(x, Indices.ellipsis(), Indices.ellipsis()), ValueError,
+         "can not have two ellipses"),
+        (lambda tf, x: tf.stridedSlice(x, Indices.at(0), [1]), TypeError,
+         "give either indices"),
+        (lambda tf, x: tf.stridedSlice(x, Indices.at(0), beginMask=1), TypeError,
+         "give either indices"),
+        (lambda tf, x: tf.stridedSlice(x, [0], [1], Indices.at(0)), TypeError,
+         "give either indices"),
+        (lambda tf, x: tf.stridedSlice(x, Indices.at(2**31)), ValueError, "int32 range"),
+        (lambda tf, x: tf.stridedSlice(x, Indices.at(7)), ValueError, "StridedSlice"),
+    ],
+    ids=["twoEllipses", "indexAndTensor", "indexAndMask", "tensorsAndIndex", "int64Bound",
+         "outOfRange"],
+)
+def test_stridedSliceBadIndicesLeaveTheGraphAsItWas(
+    tf: Ops, graph: Graph, call: Callable[[Ops, Any], Any], error: type[Exception], message: str
+) -> None:
+    x = tf.constant(X)
+    assertRejected(graph, lambda: call(tf, x), error, message)
+
+
+def test_aZeroStrideIsRejectedWhenTheIndexIsMade() -> None:
+    for make in (lambda: Indices.step(0), lambda: Indices.slice(0, 2, 0),
+                 lambda: Indices.sliceFrom(1, 0)):
+        with pytest.raises(ValueError, match="can not have a stride of 0"):
+            make()

@@ -9,8 +9,9 @@ import numpy as np
 
 from scope import Scope
 from tfops import Ops, Shape
+from tfops.composite.indices import Index, Indices
 from tfops.composite.nn import Dropout
-from tfops.op.core import Concat, Constant, ReduceMax, Size, Sum
+from tfops.op.core import Concat, Constant, ReduceMax, Size, StridedSlice, Sum
 from tfops.op.core import Shape as ShapeOp
 from tfops.op.nn import InTopK, TopK
 from tfops.ops import ShapeOps
@@ -84,3 +85,10 @@ def shapeHelpers(tf: Ops, x: Output[TFloat32]) -> None:
     assert_type(tf.shape.reduceDims(x, 1), Operand[TFloat32])
     assert_type(tf.shape.takeLast(s, 2), Operand[TInt32])
     assert_type(tf.shape.prepend(s, 3), Concat[TInt32])
+
+
+def stridedSliceWithIndices(tf: Ops, x: Output[TFloat32]) -> None:
+    """TF Java's ``tf.stridedSlice(x, Index...)`` beside the op's own signature."""
+    assert_type(Indices.at(0), Index)
+    assert_type(tf.stridedSlice(x, Indices.at(0), Indices.all()), StridedSlice[TFloat32])
+    assert_type(tf.stridedSlice(x, [0], [1], [1], shrinkAxisMask=1), StridedSlice[TFloat32])
