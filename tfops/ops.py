@@ -1510,8 +1510,9 @@ class ShapeOps:
         return Shapes.size(self._scope, shape, dim, type)
 
     def numDimensions(self, shape: Operand[TIntegral], type: type[TI] | None = None) -> Size[TI]:
-        """The number of dimensions of a shape: its length (a scalar of ``type``, ``TInt32``
-        by default).
+        """The number of dimensions of a shape: its length.
+
+        A scalar of ``type``, ``TInt32`` by default.
 
         Args:
             shape: a shape (the result of ``tf.shape``).

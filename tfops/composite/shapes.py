@@ -165,8 +165,9 @@ class Shapes:
     @staticmethod
     def numDimensions(scope: Scope, shape: Operand[TIntegral], type: type[TI] | None = None
                       ) -> Size[TI]:
-        """The number of dimensions of a shape: its length (a scalar of ``type``, ``TInt32``
-        by default).
+        """The number of dimensions of a shape: its length.
+
+        A scalar of ``type``, ``TInt32`` by default.
 
         Args:
             scope: current scope.

@@ -19,7 +19,7 @@ from typing import Any
 
 from attrs import evolve, frozen
 
-from tfops.composite import Endpoint
+from tfops.composite import Endpoint, registeredEndpoints
 from tfops.op._gen_text import _def, _splitParams
 
 __all__ = ["endpointImports", "endpointMethod", "endpointSignatures", "endpointSummary"]
@@ -174,5 +174,11 @@ def endpointSignatures(e: Endpoint) -> list[str]:
 
 
 def endpointSummary(e: Endpoint) -> str:
-    """The first line of the owner class's docstring."""
-    return (inspect.getdoc(e.owner) or "").split("\n", 1)[0]
+    """The first line of the owner class's docstring, or of the method's where the class has
+    several endpoints (``Shapes``) or is an op class (``Constant.arrayOf``)."""
+    shared = sum(other.owner is e.owner for other in registeredEndpoints()) > 1
+    if shared or hasattr(e.owner, "OP_NAME"):
+        doc = inspect.getdoc(e.function()) or ""
+    else:
+        doc = inspect.getdoc(e.owner) or ""
+    return doc.split("\n", 1)[0]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import inspect
 
+from tfops import composite
 from tfops.composite import Endpoint
 from tfops.op._gen_classes import _CREATE_TYPES, _Op
 from tfops.op._gen_composite import endpointSignatures, endpointSummary
@@ -123,6 +124,15 @@ def _readerType(op: _Op, o: OutputDef) -> str:
     return f"list[{t}]" if o.countAttr else t
 
 
+def _ownerPath(e: Endpoint) -> str:
+    """Where the endpoint's class is imported from: the package when it exports it
+    (``tfops.composite.Zeros``), else its module (``tfops.composite.shapes.Shapes``)."""
+    name = e.owner.__name__
+    if getattr(composite, name, None) is e.owner:
+        return f"tfops.composite.{name}"
+    return f"{e.owner.__module__}.{name}"
+
+
 def _endpointCall(e: Endpoint) -> str:
     return f"tf.{e.name}" if e.group == "core" else f"tf.{e.group}.{e.name}"
 
@@ -163,7 +173,7 @@ def _renderEndpoint(e: Endpoint) -> str:
     text, _, example = doc.partition("\nExample:\n")
     out = [
         f"## {_title(e)}\n\n",
-        f"`tfops.composite.{e.owner.__name__}` · composite · `{_endpointCall(e)}`\n\n",
+        f"`{_ownerPath(e)}` · composite · `{_endpointCall(e)}`\n\n",
     ]
     head, sections = _sections(inspect.getdoc(e.function()) or "")
     out.append((text.strip() if e.method == "create" else head) + "\n\n")
