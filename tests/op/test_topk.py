@@ -204,6 +204,22 @@ def test_gradientRuleScattersIntoThePickedPositions(
     assert second is not None
 
 
+@pytest.mark.parametrize("case", cases("grad"))
+def test_gradientRuleMatchesTensorFlow(tf: Ops, graph: Graph, backend: str, case: str) -> None:
+    x, k = FIXTURE[f"grad/{case}/input"], int(FIXTURE[f"grad/{case}/k"])
+    w, expected = FIXTURE[f"grad/{case}/w"], FIXTURE[f"grad/{case}/dx"]
+    top = tf.nn.topK(tf.constant(x), k)
+    g = tf.constant(w)
+    _, rule = lookupGradient("TopKV2")
+    assert rule is not None
+    given = [g.asOutput(), tf.zerosLike(top.indices()).asOutput()]
+    dx = rule(tf, GradOp(top.op(), given, frozenset({0})), g.asOutput())[0]
+    assert dx is not None
+    with Session(graph, backend=backend) as s:
+        got = s.runner().fetch(dx).run()[0]
+    np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-12)
+
+
 @pytest.mark.xfail(
     strict=True, raises=DataTypeError,
     reason="tfops/gradients.py feeds every output nothing reached a zerosLike that must be "
