@@ -6,8 +6,9 @@ import inspect
 
 from tfops import composite
 from tfops.composite import Endpoint
-from tfops.op._gen_classes import _CREATE_TYPES, _Op
+from tfops.op._gen_classes import _Op
 from tfops.op._gen_composite import endpointSignatures, endpointSummary
+from tfops.op._gen_constant import _CREATE_TYPES
 from tfops.op._gen_text import _params, _splitParams
 from tfops.opdef import OutputDef
 
