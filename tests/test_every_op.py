@@ -136,6 +136,9 @@ SAMPLES: dict[str, Callable[[Any], Any]] = {
     "LRN": lambda tf: tf.nn.localResponseNormalization(c(tf, [[[[1.0, 2.0]]]])),
     "LRNGrad": lambda tf: tf.nn.localResponseNormalizationGrad(
         c(tf, [[[[1.0, 2.0]]]]), c(tf, [[[[1.0, 2.0]]]]), c(tf, [[[[0.5, 0.6]]]])),
+    # topk:
+    "TopKV2": lambda tf: tf.nn.topK(c(tf, F), c(tf, 1)),
+    "InTopKV2": lambda tf: tf.nn.inTopK(c(tf, M), c(tf, [1, 0]), c(tf, 1)),
     #
     # arrays: split, scatter, segments, matrices, random, assert
     # arrays: split, reverse, scatter, set difference, assert (helper "arrays")

@@ -4,15 +4,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import final, overload
+from collections.abc import Callable, Iterable, Sequence
+from typing import Generic, TypeVar, cast, final, overload
 
 import numpy as np
 
 from scope import ExecutionEnvironment, HasOp, Scope
 from tfops import shape as _shape
 from tfops.composite.array import Ones, Zeros
+from tfops.composite.indices import Index, StridedSliceHelper
 from tfops.composite.mask import BooleanMask, BooleanMaskUpdate
+from tfops.composite.nn import Dropout
+from tfops.composite.shapes import Shapes
 from tfops.errors import DataTypeError
 from tfops.op._gradients_op import Gradients
 from tfops.op._typevars import TF, TI, TN, T
@@ -164,6 +167,7 @@ from tfops.op.nn import (
     EluGrad,
     FusedBatchNorm,
     FusedBatchNormGrad,
+    InTopK,
     L2Loss,
     LeakyRelu,
     LeakyReluGrad,
@@ -181,6 +185,7 @@ from tfops.op.nn import (
     Softsign,
     SoftsignGrad,
     SparseSoftmaxCrossEntropyWithLogits,
+    TopK,
 )
 from tfops.op.random import RandomStandardNormal, RandomUniform, RandomUniformInt, TruncatedNormal
 from tfops.op.train import ApplyAdam, ApplyGradientDescent, ApplyMomentum
@@ -210,6 +215,7 @@ __all__ = [
     "NnOps",
     "RandomOps",
     "TrainOps",
+    "ShapeOps",
 ]
 
 
@@ -1908,6 +1914,78 @@ class NnOps:
             beta=beta,
         )
 
+    def topK(
+        self,
+        input: Operand[TN] | TensorValue,
+        k: Operand[TIntegral] | TensorValue,
+        *options: TopK.Options,
+        sorted: bool | None = None,
+        indexType: type[TIntegral] | None = None,
+    ) -> TopK[TN]:
+        """Finds values and indices of the `k` largest elements for the last dimension.
+
+        Args:
+            input: a tensor of rank 1 or more.
+            k: a scalar: the number of top elements to find along the last dimension.
+            options: carries optional attribute values (``TopK.sorted(...)``,
+                ``TopK.indexType(...)``).
+            sorted: whether the k elements are sorted in descending order (they always are here)
+                (the same as the option).
+            indexType: the data type of ``indices`` (the same as the option).
+
+        Returns:
+            a new instance of TopK.
+        """
+        return TopK.create(self._scope, input, k, *options, sorted=sorted, indexType=indexType)
+
+    def inTopK(
+        self,
+        predictions: Operand[TFloat32] | TensorValue,
+        targets: Operand[TIntegral] | TensorValue,
+        k: Operand[TIntegral] | TensorValue,
+    ) -> InTopK:
+        """Says whether the targets are in the top `k` predictions.
+
+        Args:
+            predictions: a matrix [batch_size, classes] of scores.
+            targets: a vector [batch_size] of class indices.
+            k: a scalar: how many of the largest predictions count.
+
+        Returns:
+            a new instance of InTopK.
+        """
+        return InTopK.create(self._scope, predictions, targets, k)
+
+    def dropout(
+        self,
+        x: Operand[TF] | TensorValue,
+        rate: float | Operand[TFloating],
+        noiseShape: Sequence[int | None] | Operand[TIntegral] | None = None,
+        seed: int | None = None,
+    ) -> Dropout[TF]:
+        """Computes dropout: keeps each element with probability ``1 - rate``, scaled by
+        ``1 / (1 - rate)``, and sets the others to 0.
+
+        Args:
+            x: a floating point tensor.
+            rate: the probability that each element is dropped, a Python number in
+                ``[0, 1)`` or a scalar floating point tensor (cast to ``x``'s type).
+            noiseShape: the shape of the keep/drop decisions, which must broadcast to
+                ``x``'s shape; ``None`` entries take ``x``'s dimension. By default ``x``'s
+                shape.
+            seed: seeds the random numbers (reproducible); by default they are fresh in
+                each session.
+
+        Returns:
+            a new instance of Dropout.
+
+        Raises:
+            TypeError: ``x`` or a tensor ``rate`` is not floating point.
+            ValueError: ``rate`` is a number outside ``[0, 1)``, a tensor ``rate`` is not a
+                scalar, or ``noiseShape`` does not fit ``x``.
+        """
+        return Dropout.create(self._scope, x, rate, noiseShape, seed)
+
 
 @final
 class RandomOps:
@@ -2160,6 +2238,252 @@ class TrainOps:
 
 
 @final
+class ShapeOps:
+    """The ``shape`` ops of :class:`Ops` (``tf.shape.<op>``).
+
+    Args:
+        scope: the scope new operations are added with.
+    """
+
+    __slots__ = ("_scope",)
+
+    def __init__(self, scope: Scope) -> None:
+        self._scope = scope
+
+    @overload
+    def __call__(self, input: Operand[TType] | TensorValue) -> Shape[TInt32]: ...
+
+    @overload
+    def __call__(
+        self, input: Operand[TType] | TensorValue, *options: Shape.Options[TI]
+    ) -> Shape[TI]: ...
+
+    @overload
+    def __call__(self, input: Operand[TType] | TensorValue, *, outType: type[TI]) -> Shape[TI]: ...
+
+    def __call__(
+        self,
+        input: Operand[TType] | TensorValue,
+        *options: Shape.Options[TI],
+        outType: type[TI] | None = None,
+    ) -> Shape[TI]:
+        """Returns the shape of a tensor.
+
+        ``tf.shape(...)`` creates the op; ``tf.shape.<helper>`` are the helpers of its group.
+
+        Args:
+            input: the tensor whose shape is returned.
+            options: carries optional attribute values (``Shape.outType(...)``).
+            outType: the data type of the result (the same as the option).
+
+        Returns:
+            a new instance of Shape.
+        """
+        if outType is not None:
+            options = (*options, Shape.outType(outType))
+        return Shape.create(self._scope, input, *options)
+
+    @overload
+    def flatten(  # type: ignore[overload-overlap, unused-ignore]
+        self, operand: Shape[TI], type: None = None
+    ) -> Operand[TI]: ...
+
+    @overload
+    def flatten(self, operand: Operand[T], type: type[TIntegral] | None = None) -> Operand[T]: ...
+
+    def flatten(
+        self, operand: Operand[TType], type: type[TIntegral] | None = None
+    ) -> Operand[TType]:
+        """Flattens a tensor to a vector, or gives a shape's flattened shape.
+
+        Given a ``Shape`` op's result, the one-element vector ``[size]`` (the shape of the
+        tensor flattened); given any other tensor, the tensor reshaped to a vector.
+
+        Args:
+            operand: a tensor, or a shape (the result of ``tf.shape``).
+            type: the integer type of the shape computed for a tensor (``TInt32`` by default).
+
+        Returns:
+            the flattened tensor, or the flattened shape.
+        """
+        return Shapes.flatten(self._scope, operand, type)
+
+    def size(
+        self,
+        shape: Operand[TI],
+        dim: Operand[TIntegral] | int | None = None,
+        type: type[TI] | None = None,
+    ) -> Operand[TI]:
+        """The number of elements of a shape, or the size of one of its dimensions.
+
+        Without ``dim``, the product of the dimensions of ``shape`` (a scalar); with ``dim``,
+        the one-element vector ``[shape[dim]]``. Given a tensor that is not a shape with a
+        ``dim``, the size of that dimension of the tensor (its shape of type ``type``).
+
+        Args:
+            shape: a shape (the result of ``tf.shape``), or a tensor when ``dim`` is given.
+            dim: the dimension, a scalar in ``[0, rank)`` (as TF Java, no negative one).
+            type: the integer type of the shape computed for a tensor (``TInt32`` by default).
+
+        Returns:
+            the size.
+        """
+        return Shapes.size(self._scope, shape, dim, type)
+
+    def numDimensions(self, shape: Operand[TIntegral], type: type[TI] | None = None) -> Size[TI]:
+        """The number of dimensions of a shape: its length.
+
+        A scalar of ``type``, ``TInt32`` by default.
+
+        Args:
+            shape: a shape (the result of ``tf.shape``).
+            type: the integer type of the result.
+
+        Returns:
+            the rank.
+        """
+        return Shapes.numDimensions(self._scope, shape, type)
+
+    def reduceDims(
+        self,
+        operand: Operand[T],
+        axis: Operand[TIntegral] | int,
+        type: type[TIntegral] | None = None,
+    ) -> Operand[T]:
+        """Folds the dimensions from ``axis`` on into one.
+
+        Given a shape, the shape with ``shape[axis:]`` replaced by their product (``axis``
+        may be negative); given any other tensor, the tensor reshaped so.
+
+        Args:
+            operand: a shape (the result of ``tf.shape``), or a tensor.
+            axis: the first dimension folded, a scalar.
+            type: the integer type of the shape computed for a tensor (``TInt32`` by default).
+
+        Returns:
+            the folded shape, or the reshaped tensor.
+        """
+        return Shapes.reduceDims(self._scope, operand, axis, type)
+
+    def squeeze(self, shape: Operand[TI]) -> Operand[TI]:
+        """The shape without its dimensions of size 1, in order.
+
+        Args:
+            shape: a shape (the result of ``tf.shape``).
+
+        Returns:
+            the squeezed shape.
+        """
+        return Shapes.squeeze(self._scope, shape)
+
+    def head(self, shape: Operand[TI]) -> Operand[TI]:
+        """The first dimension of a shape, as a one-element vector.
+
+        Args:
+            shape: a shape (the result of ``tf.shape``).
+
+        Returns:
+            ``shape[:1]``.
+        """
+        return Shapes.head(self._scope, shape)
+
+    def take(self, shape: Operand[TI], n: Operand[TIntegral] | int) -> Operand[TI]:
+        """The first ``n`` dimensions of a shape.
+
+        Args:
+            shape: a shape (the result of ``tf.shape``).
+            n: how many dimensions, a scalar.
+
+        Returns:
+            ``shape[:n]``.
+        """
+        return Shapes.take(self._scope, shape, n)
+
+    def tail(self, shape: Operand[TI]) -> Operand[TI]:
+        """The last dimension of a shape, as a one-element vector.
+
+        Args:
+            shape: a shape (the result of ``tf.shape``).
+
+        Returns:
+            ``shape[-1:]``.
+        """
+        return Shapes.tail(self._scope, shape)
+
+    def takeLast(self, shape: Operand[TI], n: Operand[TIntegral] | int) -> Operand[TI]:
+        """The last ``n`` dimensions of a shape.
+
+        Args:
+            shape: a shape (the result of ``tf.shape``).
+            n: how many dimensions, a scalar.
+
+        Returns:
+            ``shape[rank - n:]``.
+        """
+        return Shapes.takeLast(self._scope, shape, n)
+
+    def prepend(self, shape: Operand[TI], firstDimension: int | Operand[TI]) -> Concat[TI]:
+        """A shape with a dimension (or a shape) put before it.
+
+        Args:
+            shape: a shape (the result of ``tf.shape``), or any integer vector.
+            firstDimension: the new first dimension, or a vector to put first (of the
+                shape's type).
+
+        Returns:
+            the longer shape.
+        """
+        return Shapes.prepend(self._scope, shape, firstDimension)
+
+    def append(self, shape: Operand[TI], lastDimension: int | Operand[TI]) -> Concat[TI]:
+        """A shape with a dimension (or a shape) put after it.
+
+        Args:
+            shape: a shape (the result of ``tf.shape``), or any integer vector.
+            lastDimension: the new last dimension, or a vector to put last (of the shape's
+                type).
+
+        Returns:
+            the longer shape.
+        """
+        return Shapes.append(self._scope, shape, lastDimension)
+
+
+_G = TypeVar("_G")
+
+
+@final
+class _CallableGroup(Generic[_G]):
+    """A group of :class:`Ops` that is also an op's facade method, as TF Java's ``tf.shape``
+    is both the method ``tf.shape(x)`` and the group ``tf.shape.flatten(x)``: on an ``Ops``,
+    the group (made once per ``Ops``), whose ``__call__`` creates the op; on the class, that
+    ``__call__``, as the method it stands for."""
+
+    def __init__(self, group: type[_G]) -> None:
+        self._group = group
+        self._slot = ""
+
+    def __set_name__(self, owner: type[object], name: str) -> None:
+        self._slot = "_" + name
+
+    @overload
+    def __get__(self, obj: None, owner: type[object]) -> Callable[..., object]: ...
+
+    @overload
+    def __get__(self, obj: Ops, owner: type[object]) -> _G: ...
+
+    def __get__(self, obj: Ops | None, owner: type[object]) -> _G | Callable[..., object]:
+        if obj is None:
+            method: Callable[..., object] = vars(self._group)["__call__"]
+            return method
+        group: _G | None = getattr(obj, self._slot)
+        if group is None:
+            group = self._group(obj.scope())  # type: ignore[call-arg]
+            setattr(obj, self._slot, group)
+        return group
+
+
+@final
 class Ops:
     """An API for building operations as Operation classes, as TensorFlow Java's ``Ops``.
 
@@ -2178,7 +2502,17 @@ class Ops:
         ('x', 'layer/Exp')
     """
 
-    __slots__ = ("_scope", "_math", "_bitwise", "_dtypes", "_linalg", "_nn", "_random", "_train")
+    __slots__ = (
+        "_scope",
+        "_math",
+        "_bitwise",
+        "_dtypes",
+        "_linalg",
+        "_nn",
+        "_random",
+        "_train",
+        "_shape",
+    )
 
     def __init__(self, scope: Scope) -> None:
         self._scope = scope
@@ -2189,6 +2523,7 @@ class Ops:
         self._nn: NnOps | None = None
         self._random: RandomOps | None = None
         self._train: TrainOps | None = None
+        self._shape: ShapeOps | None = None
 
     @property
     def math(self) -> MathOps:
@@ -2245,6 +2580,9 @@ class Ops:
         if group is None:
             group = self._train = TrainOps(self._scope)
         return group
+
+    # tf.shape(x) creates the op, tf.shape.<helper> are its group's
+    shape: _CallableGroup[ShapeOps] = _CallableGroup(ShapeOps)
 
     @staticmethod
     def create(env: ExecutionEnvironment) -> Ops:
@@ -2422,7 +2760,10 @@ class Ops:
         return AssertThat.create(self._scope, condition, data, *options, summarize=summarize)
 
     @overload
-    def constant(self, value: TensorValue, dtype: type[T]) -> Constant[T]: ...
+    def constant(self, value: TensorValue | _shape.Shape, dtype: type[T]) -> Constant[T]: ...
+
+    @overload
+    def constant(self, value: _shape.Shape, dtype: None = None) -> Constant[TInt64]: ...
 
     @overload
     def constant(  # type: ignore[overload-overlap, unused-ignore]
@@ -2468,11 +2809,13 @@ class Ops:
     @overload
     def constant(self, value: TensorValue, dtype: None = None) -> Constant[TType]: ...
 
-    def constant(self, value: TensorValue, dtype: type[TType] | None = None) -> Constant[TType]:
+    def constant(
+        self, value: TensorValue | _shape.Shape, dtype: type[TType] | None = None
+    ) -> Constant[TType]:
         """An operator producing a constant value.
 
         Args:
-            value: the value of the constant.
+            value: the value of the constant (a ``Shape``: its dimensions, ``TInt64``).
             dtype: the data type; by default inferred from ``value``.
 
         Returns:
@@ -2538,6 +2881,28 @@ class Ops:
         """
         return Max.create(self._scope, input, axis, *options, keepDims=keepDims)
 
+    def reduceMax(
+        self,
+        input: Operand[TN] | TensorValue,
+        axis: Operand[TIntegral] | TensorValue,
+        *options: Max.Options,
+        keepDims: bool | None = None,
+    ) -> Max[TN]:
+        """Computes the maximum of elements across dimensions of a tensor.
+
+        The same as ``max``: TF Java keeps both names (``reduceMax``, class ``ReduceMax``).
+
+        Args:
+            input: the tensor to reduce.
+            axis: the dimensions to reduce, in ``[-rank(input), rank(input))``.
+            options: carries optional attribute values (``Max.keepDims(...)``).
+            keepDims: if true, retain reduced dimensions with length 1 (the same as the option).
+
+        Returns:
+            a new instance of Max.
+        """
+        return Max.create(self._scope, input, axis, *options, keepDims=keepDims)
+
     def min(
         self,
         input: Operand[TN] | TensorValue,
@@ -2546,6 +2911,28 @@ class Ops:
         keepDims: bool | None = None,
     ) -> Min[TN]:
         """Computes the minimum of elements across dimensions of a tensor.
+
+        Args:
+            input: the tensor to reduce.
+            axis: the dimensions to reduce, in ``[-rank(input), rank(input))``.
+            options: carries optional attribute values (``Min.keepDims(...)``).
+            keepDims: if true, retain reduced dimensions with length 1 (the same as the option).
+
+        Returns:
+            a new instance of Min.
+        """
+        return Min.create(self._scope, input, axis, *options, keepDims=keepDims)
+
+    def reduceMin(
+        self,
+        input: Operand[TN] | TensorValue,
+        axis: Operand[TIntegral] | TensorValue,
+        *options: Min.Options,
+        keepDims: bool | None = None,
+    ) -> Min[TN]:
+        """Computes the minimum of elements across dimensions of a tensor.
+
+        The same as ``min``: TF Java keeps both names (``reduceMin``, class ``ReduceMin``).
 
         Args:
             input: the tensor to reduce.
@@ -2578,6 +2965,28 @@ class Ops:
         """
         return Sum.create(self._scope, input, axis, *options, keepDims=keepDims)
 
+    def reduceSum(
+        self,
+        input: Operand[TN] | TensorValue,
+        axis: Operand[TIntegral] | TensorValue,
+        *options: Sum.Options,
+        keepDims: bool | None = None,
+    ) -> Sum[TN]:
+        """Computes the sum of elements across dimensions of a tensor.
+
+        The same as ``sum``: TF Java keeps both names (``reduceSum``, class ``ReduceSum``).
+
+        Args:
+            input: the tensor to reduce.
+            axis: the dimensions to reduce, in ``[-rank(input), rank(input))``.
+            options: carries optional attribute values (``Sum.keepDims(...)``).
+            keepDims: if true, retain reduced dimensions with length 1 (the same as the option).
+
+        Returns:
+            a new instance of Sum.
+        """
+        return Sum.create(self._scope, input, axis, *options, keepDims=keepDims)
+
     def prod(
         self,
         input: Operand[TN] | TensorValue,
@@ -2586,6 +2995,28 @@ class Ops:
         keepDims: bool | None = None,
     ) -> Prod[TN]:
         """Computes the product of elements across dimensions of a tensor.
+
+        Args:
+            input: the tensor to reduce.
+            axis: the dimensions to reduce, in ``[-rank(input), rank(input))``.
+            options: carries optional attribute values (``Prod.keepDims(...)``).
+            keepDims: if true, retain reduced dimensions with length 1 (the same as the option).
+
+        Returns:
+            a new instance of Prod.
+        """
+        return Prod.create(self._scope, input, axis, *options, keepDims=keepDims)
+
+    def reduceProd(
+        self,
+        input: Operand[TN] | TensorValue,
+        axis: Operand[TIntegral] | TensorValue,
+        *options: Prod.Options,
+        keepDims: bool | None = None,
+    ) -> Prod[TN]:
+        """Computes the product of elements across dimensions of a tensor.
+
+        The same as ``prod``: TF Java keeps both names (``reduceProd``, class ``ReduceProd``).
 
         Args:
             input: the tensor to reduce.
@@ -2618,6 +3049,28 @@ class Ops:
         """
         return All.create(self._scope, input, axis, *options, keepDims=keepDims)
 
+    def reduceAll(
+        self,
+        input: Operand[TBool] | TensorValue,
+        axis: Operand[TIntegral] | TensorValue,
+        *options: All.Options,
+        keepDims: bool | None = None,
+    ) -> All:
+        """Computes the "logical and" of elements across dimensions of a tensor.
+
+        The same as ``all``: TF Java keeps both names (``reduceAll``, class ``ReduceAll``).
+
+        Args:
+            input: the tensor to reduce.
+            axis: the dimensions to reduce, in ``[-rank(input), rank(input))``.
+            options: carries optional attribute values (``All.keepDims(...)``).
+            keepDims: if true, retain reduced dimensions with length 1 (the same as the option).
+
+        Returns:
+            a new instance of All.
+        """
+        return All.create(self._scope, input, axis, *options, keepDims=keepDims)
+
     def any(
         self,
         input: Operand[TBool] | TensorValue,
@@ -2626,6 +3079,28 @@ class Ops:
         keepDims: bool | None = None,
     ) -> Any:
         """Computes the "logical or" of elements across dimensions of a tensor.
+
+        Args:
+            input: the tensor to reduce.
+            axis: the dimensions to reduce, in ``[-rank(input), rank(input))``.
+            options: carries optional attribute values (``Any.keepDims(...)``).
+            keepDims: if true, retain reduced dimensions with length 1 (the same as the option).
+
+        Returns:
+            a new instance of Any.
+        """
+        return Any.create(self._scope, input, axis, *options, keepDims=keepDims)
+
+    def reduceAny(
+        self,
+        input: Operand[TBool] | TensorValue,
+        axis: Operand[TIntegral] | TensorValue,
+        *options: Any.Options,
+        keepDims: bool | None = None,
+    ) -> Any:
+        """Computes the "logical or" of elements across dimensions of a tensor.
+
+        The same as ``any``: TF Java keeps both names (``reduceAny``, class ``ReduceAny``).
 
         Args:
             input: the tensor to reduce.
@@ -3019,6 +3494,10 @@ class Ops:
         """
         return Slice.create(self._scope, input, begin, size)
 
+    @overload
+    def stridedSlice(self, input: Operand[T] | TensorValue, *indices: Index) -> StridedSlice[T]: ...
+
+    @overload
     def stridedSlice(
         self,
         input: Operand[T] | TensorValue,
@@ -3031,38 +3510,73 @@ class Ops:
         ellipsisMask: int | None = None,
         newAxisMask: int | None = None,
         shrinkAxisMask: int | None = None,
+    ) -> StridedSlice[T]: ...
+
+    def stridedSlice(
+        self,
+        input: Operand[T] | TensorValue,
+        begin: Operand[TIntegral] | TensorValue | Index | None = None,
+        end: Operand[TIntegral] | TensorValue | Index | None = None,
+        strides: Operand[TIntegral] | TensorValue | Index | None = None,
+        *options: StridedSlice.Options | Index,
+        beginMask: int | None = None,
+        endMask: int | None = None,
+        ellipsisMask: int | None = None,
+        newAxisMask: int | None = None,
+        shrinkAxisMask: int | None = None,
     ) -> StridedSlice[T]:
         """Return a strided slice from ``input``.
 
+        Either TF Java's indices, one per dimension (``tf.stridedSlice(x, Indices.at(0),
+        Indices.all())``, see :class:`~tfops.composite.indices.Indices`), or the op's own
+        inputs and masks.
+
         Args:
             input: the tensor to slice.
-            begin: the first index of each entry.
-            end: the index each entry stops before.
-            strides: the step of each entry, non-zero.
-            options: carries optional attribute values (``StridedSlice.beginMask(...)``,
-                ``StridedSlice.endMask(...)``, ``StridedSlice.ellipsisMask(...)``,
-                ``StridedSlice.newAxisMask(...)``, ``StridedSlice.shrinkAxisMask(...)``).
-            beginMask: a bit ``i`` set ignores ``begin[i]``: the slice starts at the first element
-                (the last for a negative stride) (the same as the option).
-            endMask: a bit ``i`` set ignores ``end[i]``: the slice goes to the end of the dimension
-                (the same as the option).
-            ellipsisMask: a bit ``i`` set makes entry ``i`` an ellipsis, standing for as many whole
-                dimensions as the other entries leave (at most one bit) (the same as the option).
-            newAxisMask: a bit ``i`` set makes entry ``i`` a new dimension of size 1
-                (``tf.newaxis``) (the same as the option).
-            shrinkAxisMask: a bit ``i`` set makes entry ``i`` the single index ``begin[i]``,
-                removing that dimension (the same as the option).
+            begin: the first index of each entry (or the first ``Index``).
+            end: the index each entry stops before (or the second ``Index``).
+            strides: the step of each entry, non-zero (or the third ``Index``).
+            options: carries optional attribute values (``StridedSlice.beginMask(...)``...), or
+                the further indices.
+            beginMask: a bit ``i`` set ignores ``begin[i]`` (the same as the option).
+            endMask: a bit ``i`` set ignores ``end[i]`` (the same as the option).
+            ellipsisMask: a bit ``i`` set makes entry ``i`` an ellipsis (the same as the
+                option).
+            newAxisMask: a bit ``i`` set makes entry ``i`` a new dimension of size 1 (the
+                same as the option).
+            shrinkAxisMask: a bit ``i`` set makes entry ``i`` a single index, removing that
+                dimension (the same as the option).
 
         Returns:
             a new instance of StridedSlice.
+
+        Raises:
+            TypeError: indices mixed with tensors or masks.
         """
+        parts = (begin, end, strides)
+        if begin is None or isinstance(begin, Index):
+            indices = [i for i in (*parts, *options) if i is not None]
+            masks = (beginMask, endMask, ellipsisMask, newAxisMask, shrinkAxisMask)
+            if any(not isinstance(i, Index) for i in indices) or any(m is not None for m in masks):
+                raise TypeError(
+                    "stridedSlice: give either indices (Indices.at(0)...) only, or begin, "
+                    "end, strides and masks"
+                )
+            return StridedSliceHelper.stridedSlice(
+                self._scope, input, *(i for i in indices if isinstance(i, Index))
+            )
+        if end is None or strides is None or any(isinstance(i, Index) for i in (*parts, *options)):
+            raise TypeError(
+                "stridedSlice: give either indices (Indices.at(0)...) only, or begin, end, "
+                "strides and masks"
+            )
         return StridedSlice.create(
             self._scope,
             input,
             begin,
-            end,
-            strides,
-            *options,
+            cast("Operand[TIntegral] | TensorValue", end),
+            cast("Operand[TIntegral] | TensorValue", strides),
+            *(o for o in options if not isinstance(o, Index)),
             beginMask=beginMask,
             endMask=endMask,
             ellipsisMask=ellipsisMask,
@@ -3123,37 +3637,6 @@ class Ops:
             newAxisMask=newAxisMask,
             shrinkAxisMask=shrinkAxisMask,
         )
-
-    @overload
-    def shape(self, input: Operand[TType] | TensorValue) -> Shape[TInt32]: ...
-
-    @overload
-    def shape(
-        self, input: Operand[TType] | TensorValue, *options: Shape.Options[TI]
-    ) -> Shape[TI]: ...
-
-    @overload
-    def shape(self, input: Operand[TType] | TensorValue, *, outType: type[TI]) -> Shape[TI]: ...
-
-    def shape(
-        self,
-        input: Operand[TType] | TensorValue,
-        *options: Shape.Options[TI],
-        outType: type[TI] | None = None,
-    ) -> Shape[TI]:
-        """Returns the shape of a tensor.
-
-        Args:
-            input: the tensor whose shape is returned.
-            options: carries optional attribute values (``Shape.outType(...)``).
-            outType: the data type of the result (the same as the option).
-
-        Returns:
-            a new instance of Shape.
-        """
-        if outType is not None:
-            options = (*options, Shape.outType(outType))
-        return Shape.create(self._scope, input, *options)
 
     def reshape(
         self, tensor: Operand[T] | TensorValue, shape: Operand[TIntegral] | TensorValue
@@ -3311,6 +3794,63 @@ class Ops:
             a new instance of NoOp.
         """
         return NoOp.create(self._scope)
+
+    @overload
+    def array(  # type: ignore[overload-overlap, unused-ignore]
+        self, *data: bool | np.bool_
+    ) -> Constant[TBool]: ...
+
+    @overload
+    def array(  # type: ignore[overload-overlap, unused-ignore]
+        self, *data: np.float16
+    ) -> Constant[TFloat16]: ...
+
+    @overload
+    def array(  # type: ignore[overload-overlap, unused-ignore]
+        self, *data: np.float32
+    ) -> Constant[TFloat32]: ...
+
+    @overload
+    def array(  # type: ignore[overload-overlap, unused-ignore]
+        self, *data: np.float64
+    ) -> Constant[TFloat64]: ...
+
+    @overload
+    def array(  # type: ignore[overload-overlap, unused-ignore]
+        self, *data: np.int32
+    ) -> Constant[TInt32]: ...
+
+    @overload
+    def array(self, *data: np.int64) -> Constant[TInt64]: ...
+
+    @overload
+    def array(self, *data: np.uint8) -> Constant[TUint8]: ...
+
+    @overload
+    def array(self, *data: int) -> Constant[TInt32]: ...
+
+    @overload
+    def array(self, *data: float) -> Constant[TFloat32]: ...
+
+    @overload
+    def array(self, *data: float | int | bool | np.generic) -> Constant[TType]: ...
+
+    def array(self, *data: float | int | bool | np.generic) -> Constant[TType]:
+        """Creates a rank-1 constant of the elements given (Java's ``Constant.arrayOf``).
+
+        The data type is the elements': Python bools ``TBool``, ints ``TInt32``, floats
+        ``TFloat32``, numpy scalars their own (``np.int64(3)`` for Java's ``long``).
+
+        Args:
+            data: the elements, at least one.
+
+        Returns:
+            a new instance of Constant.
+
+        Raises:
+            ValueError: no element is given (the data type would be unknown).
+        """
+        return Constant.arrayOf(self._scope, *data)
 
     def booleanMask(
         self,

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Sequence
 
+from tfops.op._gen_constant import _constantMethods
 from tfops.op._gen_text import HEADER, _all, _def, _item, _params, _wrap
 from tfops.opdef import AttrDef, InputDef, OpDef
 from tfops.types import ALL_TYPES, TFloating, TIntegral, TNumber, TType
@@ -43,182 +43,21 @@ _KIND_TYPES = {
 }
 
 
+# TF Java's second names of an op (one spec, several names): ``tf.reduceSum`` beside
+# ``tf.sum``, each a facade method of its own that builds the op, and the class name
+# (``ReduceSum``) bound to the op's class. Keyed by op type: (facade name, class name) pairs.
+ALIASES: dict[str, tuple[tuple[str, str], ...]] = {
+    "Sum": (("reduceSum", "ReduceSum"),),
+    "Max": (("reduceMax", "ReduceMax"),),
+    "Min": (("reduceMin", "ReduceMin"),),
+    "Prod": (("reduceProd", "ReduceProd"),),
+    "All": (("reduceAll", "ReduceAll"),),
+    "Any": (("reduceAny", "ReduceAny"),),
+}
+
+
 # Hand-written classes that live beside the generated ones, with their facade methods.
 _EXTRA_IMPORTS = {"core": "Gradients"}
-
-
-# What a value without an explicit data type becomes, in the order a type checker tries them,
-# as ``Constant.create`` and the conversion of inputs decide at run time: numpy scalars keep
-# their type (before ``float``: ``np.float64`` is a ``float``), Python bools are ``TBool``, ints
-# ``TInt32`` (an int too large for int32 is ``TInt64`` at run time: give the dtype to say so),
-# floats ``TFloat32``. Numpy arrays and deeper nesting are some ``TType``.
-_VALUE_TYPES: tuple[tuple[str, str], ...] = (
-    ("bool | np.bool_ | Sequence[bool] | Sequence[Sequence[bool]]", "TBool"),
-    ("np.float16", "TFloat16"),
-    ("np.float32", "TFloat32"),
-    ("np.float64", "TFloat64"),
-    ("np.int32", "TInt32"),
-    ("np.int64", "TInt64"),
-    ("np.uint8", "TUint8"),
-    ("int | Sequence[int] | Sequence[Sequence[int]]", "TInt32"),
-    ("float | Sequence[float] | Sequence[Sequence[float]]", "TFloat32"),
-    ("TensorValue", "TType"),
-)
-
-
-_SCALAR_TYPES = (("bool", "TBool"), ("int", "TInt32"), ("float", "TFloat32"))
-
-
-_VECTOR_TYPES = (
-    ("Sequence[bool]", "TBool"),
-    ("Sequence[int]", "TInt32"),
-    ("Sequence[float]", "TFloat32"),
-)
-
-
-# To a type checker a bool is an int, an np.float64 a float, and numpy's stubs make an
-# np.float16 an np.float32 and that an np.float64 (an np.int32 an np.int64): mypy reads an
-# overload that returns another type for such a narrower value as overlapping the broader one.
-# The first matching overload is the one that applies, which is the run-time rule. Which pairs
-# mypy flags depends on numpy's stubs: ``unused-ignore`` keeps the comment quiet where another
-# numpy version does not flag one.
-_OVERLAPPING = frozenset({"bool", "np.float16", "np.float32", "np.float64", "np.int32"})
-
-
-_VECTOR_OVERLAPPING = frozenset({"Sequence[bool]"})
-
-
-_OVERLAP = "  # type: ignore[overload-overlap, unused-ignore]"
-
-
-def _overloads(
-    name: str,
-    first: str,
-    valueParam: str,
-    anyValue: str,
-    values: Sequence[tuple[str, str]],
-    static: bool = False,
-) -> str:
-    """``@overload`` stubs of a ``Constant`` factory: with a ``dtype``, then one per value type.
-
-    Args:
-        name: the function's name.
-        first: its first parameter (``scope: Scope`` or ``self``).
-        valueParam: the name of the value parameter.
-        anyValue: the annotation of any value, with an explicit ``dtype``.
-        values: the value annotations and the data types they become, as ``_VALUE_TYPES``.
-        static: whether the stubs are static methods.
-    """
-    deco = "    @overload\n" + ("    @staticmethod\n" if static else "")
-    explicit = f"{first}, {valueParam}: {anyValue}, dtype: type[T]"
-    out = [deco + _def(name, explicit, "Constant[T]", "    ", stub=True)]
-    last = values[-1][0]
-    for annotation, dtype in values:
-        params = f"{first}, {valueParam}: {annotation}, dtype: None = None"
-        overlaps = annotation.split(" | ")[0] in _OVERLAPPING or annotation in _VECTOR_OVERLAPPING
-        ignore = _OVERLAP if overlaps and annotation != last else ""
-        out.append(
-            deco + _def(name, params, f"Constant[{dtype}]", "    ", stub=True, comment=ignore)
-        )
-    return "\n".join(out)
-
-
-def _constantMethods() -> str:
-    """The hand-written methods of ``Constant``, typed by overloads on the value."""
-    return "".join(
-        [
-            _overloads("create", "scope: Scope", "value", "TensorValue", _VALUE_TYPES, True),
-            '''
-    @staticmethod
-    def create(
-        scope: Scope, value: TensorValue, dtype: type[TType] | None = None
-    ) -> Constant[TType]:
-        """Factory method to create a class wrapping a new Const operation.
-
-        Without ``dtype``, a Python ``bool`` is ``TBool``, an ``int`` ``TInt32`` (``TInt64``
-        when it does not fit), a ``float`` ``TFloat32``; numpy arrays and scalars keep their
-        dtype. Type checkers see the same rules, and ``Constant[TType]`` for numpy arrays:
-        give ``dtype`` to have the precise type.
-
-        Args:
-            scope: current scope.
-            value: the value of the constant: a number, a bool, a (nested) sequence of them,
-                or a numpy array.
-            dtype: the data type of the constant; by default inferred from ``value``.
-
-        Returns:
-            a new instance of Constant.
-        """
-        return Constant(build(scope, "Const", (), {"value": value, "dtype": dtype}))
-
-''',
-            _overloads(
-                "scalarOf", "scope: Scope", "value", "float | int | bool", _SCALAR_TYPES, True
-            ),
-            '''
-    @staticmethod
-    def scalarOf(
-        scope: Scope, value: float | int | bool, dtype: type[TType] | None = None
-    ) -> Constant[TType]:
-        """Creates a constant containing a single element (Java's ``Constant.scalarOf``).
-
-        Args:
-            scope: current scope.
-            value: the value of the constant.
-            dtype: the data type of the constant; by default inferred from ``value``.
-
-        Returns:
-            a new instance of Constant.
-        """
-        return Constant(build(scope, "Const", (), {"value": value, "dtype": dtype}))
-
-''',
-            _overloads(
-                "vectorOf",
-                "scope: Scope",
-                "values",
-                "Sequence[float | int | bool]",
-                _VECTOR_TYPES,
-                True,
-            ),
-            '''
-    @staticmethod
-    def vectorOf(
-        scope: Scope, values: Sequence[float | int | bool], dtype: type[TType] | None = None
-    ) -> Constant[TType]:
-        """Creates a rank-1 constant (Java's ``Constant.vectorOf``).
-
-        Args:
-            scope: current scope.
-            values: the elements of the constant.
-            dtype: the data type of the constant; by default inferred from ``values``.
-
-        Returns:
-            a new instance of Constant.
-        """
-        return Constant(build(scope, "Const", (), {"value": list(values), "dtype": dtype}))
-
-''',
-            _overloads("tensorOf", "scope: Scope", "values", "TensorValue", _VALUE_TYPES, True),
-            '''
-    @staticmethod
-    def tensorOf(
-        scope: Scope, values: TensorValue, dtype: type[TType] | None = None
-    ) -> Constant[TType]:
-        """Creates a constant of any rank (Java's ``Constant.tensorOf``).
-
-        Args:
-            scope: current scope.
-            values: the value of the constant: a (nested) sequence or a numpy array.
-            dtype: the data type of the constant; by default inferred from ``values``.
-
-        Returns:
-            a new instance of Constant.
-        """
-        return Constant(build(scope, "Const", (), {"value": values, "dtype": dtype}))
-''',
-        ]
-    )
 
 
 def _family(allowed: tuple[type[TType], ...]) -> tuple[str, str]:
@@ -242,6 +81,7 @@ class _Op:
         self.d = d
         self.cls = d.className or d.type
         self.facade = d.facadeName or (self.cls[0].lower() + self.cls[1:])
+        self.aliases = ALIASES.get(d.type, ())
         main = next((o.typeAttr for o in d.outputs if o.typeAttr), None)
         self.mainAttr = main
         mainDef = d.attrDef(main) if main else None
@@ -335,12 +175,14 @@ class _Op:
             lines.append(_item(f"{a.option}: {a.doc} (the same as the option).", indent + "    "))
         return "\n".join(lines)
 
-    def createOverloads(self, first: str, indent: str, static: bool) -> str:
+    def createOverloads(
+        self, first: str, indent: str, static: bool, facade: str | None = None
+    ) -> str:
         """For an op typed by an option: ``create`` without it, then with it given either as
-        an ``Options`` object or as a keyword."""
+        an ``Options`` object or as a keyword (``facade``: the facade method's name)."""
         assert self.typeOption is not None and isinstance(self.typeOption.default, type)
         deco = f"{indent}@overload\n" + (f"{indent}@staticmethod\n" if static else "")
-        name = "create" if static else self.facade
+        name = "create" if static else (facade or self.facade)
         sig = self.signature()
         default = f"{self.cls}[{self.typeOption.default.__name__}]"
         keyword = self.typeOption.option or self.typeOption.name
@@ -467,7 +309,9 @@ def renderClass(op: _Op) -> str:
 
 def renderGroup(group: str, ops: list[_Op]) -> str:
     """The text of ``tfops/op/<group>.py``, before :func:`formatSources`."""
-    names = [op.cls for op in ops] + (["Gradients"] if group in _EXTRA_IMPORTS else [])
+    aliases = [(alias, op.cls) for op in ops for _, alias in op.aliases]
+    names = [op.cls for op in ops] + [alias for alias, _ in aliases]
+    names += ["Gradients"] if group in _EXTRA_IMPORTS else []
     doc = (
         f'"""The {group} ops.\n\n'
         + _wrap(", ".join(op.cls for op in ops) + ".", "")
@@ -478,4 +322,9 @@ def renderGroup(group: str, ops: list[_Op]) -> str:
     )
     body = "\n\n".join(renderClass(op) for op in ops)
     extra = "from tfops.op._gradients_op import Gradients\n" if group in _EXTRA_IMPORTS else ""
+    if aliases:
+        body += (
+            "\n\n# TF Java's second names of these classes (the same op type, one class)\n"
+            + "".join(f"{alias} = {cls}\n" for alias, cls in aliases)
+        )
     return HEADER + doc + IMPORTS + extra + "\n" + _all(names) + "\n\n" + body

@@ -11,15 +11,16 @@ from __future__ import annotations
 import ast
 import builtins
 import inspect
+import re
 import sys
 import textwrap
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from attrs import frozen
+from attrs import evolve, frozen
 
-from tfops.composite import Endpoint
-from tfops.op._gen_text import _splitParams
+from tfops.composite import Endpoint, registeredEndpoints
+from tfops.op._gen_text import _def, _splitParams
 
 __all__ = ["endpointImports", "endpointMethod", "endpointSignatures", "endpointSummary"]
 
@@ -33,19 +34,28 @@ class _Variant:
     returns: str
     overload: bool
     annotations: list[str]  # every annotation, the return's included
+    comment: str = ""  # a type checker's pragma on the overload, as written
 
 
 def _variants(e: Endpoint) -> list[_Variant]:
     """The method's overloads, then its implementation, read from the owner class's source
     (``typing.get_overloads`` is Python 3.11 or newer)."""
     where = f"{e.owner.__name__}.{e.method}"
-    tree = ast.parse(textwrap.dedent(inspect.getsource(e.owner)))
+    source = textwrap.dedent(inspect.getsource(e.owner))
+    lines = source.splitlines()
+    tree = ast.parse(source)
     cls = next(n for n in tree.body if isinstance(n, ast.ClassDef))
     defs = [n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == e.method]
     out = []
     for d in defs:
         overload = any(ast.unparse(x) in ("overload", "typing.overload") for x in d.decorator_list)
-        out.append(_variant(where, d, overload))
+        variant = _variant(where, d, overload)
+        if overload:  # an overlap pragma stays with the stub
+            text = "\n".join(lines[d.lineno - 1 : d.end_lineno])
+            pragma = re.search(r"# type: ignore\[[^\]]*\]", text)
+            if pragma:
+                variant = evolve(variant, comment="  " + pragma.group(0))
+        out.append(variant)
     if not out or out[-1].overload or any(not v.overload for v in out[:-1]):
         raise TypeError(f"{where}: expected overloads (if any) followed by one implementation")
     return out
@@ -103,7 +113,8 @@ def endpointMethod(e: Endpoint) -> str:
     for v in _variants(e):
         params = ", ".join(["self", *v.params])
         if v.overload:
-            out.append(f"    @overload\n    def {e.name}({params}) -> {v.returns}: ...\n")
+            out.append("    @overload\n" + _def(e.name, params, v.returns, "    ", stub=True,
+                                                 comment=v.comment))
         else:
             call = ", ".join(["self._scope", *v.args])
             out.append(
@@ -163,5 +174,11 @@ def endpointSignatures(e: Endpoint) -> list[str]:
 
 
 def endpointSummary(e: Endpoint) -> str:
-    """The first line of the owner class's docstring."""
-    return (inspect.getdoc(e.owner) or "").split("\n", 1)[0]
+    """The first line of the owner class's docstring, or of the method's where the class has
+    several endpoints (``Shapes``) or is an op class (``Constant.arrayOf``)."""
+    shared = sum(other.owner is e.owner for other in registeredEndpoints()) > 1
+    if shared or hasattr(e.owner, "OP_NAME"):
+        doc = inspect.getdoc(e.function()) or ""
+    else:
+        doc = inspect.getdoc(e.owner) or ""
+    return doc.split("\n", 1)[0]

@@ -5,13 +5,16 @@ from __future__ import annotations
 import ast
 
 from tfops.composite import Endpoint
-from tfops.op._gen_classes import _OVERLAP, _OVERLAPPING, _VALUE_TYPES, IMPORTS, _Op, _overloads
+from tfops.op._gen_classes import IMPORTS, _Op
 from tfops.op._gen_composite import endpointImports, endpointMethod
+from tfops.op._gen_constant import _CREATE_TYPES, _OVERLAP, _OVERLAPPING, _VALUE_TYPES, _overloads
+from tfops.op._gen_handwritten import CALLABLE_GROUP, STRIDED_SLICE_FACADE
 from tfops.op._gen_text import HEADER, _all, _def, _params, _wrap
 
 # Facade methods written by hand (below) instead of from the op's create: Java's
 # ``Ops.variable(init)`` creates a variable from its initial value.
 HANDWRITTEN_FACADE = frozenset({"variable"})
+
 
 
 def _variableFacade() -> str:
@@ -84,7 +87,23 @@ _EXTRA_FACADE = '''
 '''
 
 
-def _facadeMethod(op: _Op) -> str:
+def _callable(byGroup: dict[str, list[_Op]], group: str) -> list[_Op]:
+    """The core op whose facade name is the group's (``Shape``, for ``tf.shape``): TF Java
+    has both a method ``tf.shape(x)`` and a group ``tf.shape.<helper>``; here the group is
+    callable."""
+    return [op for op in byGroup.get("core", []) if op.facade == group]
+
+
+def _facadeNames(op: _Op) -> list[str]:
+    """The op's facade method and its aliases (:data:`~tfops.op._gen_classes.ALIASES`)."""
+    return [op.facade, *(name for name, _ in op.aliases)]
+
+
+def _facadeMethod(op: _Op, name: str | None = None) -> str:
+    """The facade method ``name`` (by default the op's own) that creates ``op``."""
+    name = name or op.facade
+    if name != op.facade and op.d.type == "Const":
+        raise ValueError("tf.constant has no other name")
     sig = op.signature()
     args = ", ".join(
         [n for n, _, _ in sig]
@@ -93,23 +112,24 @@ def _facadeMethod(op: _Op) -> str:
     )
     if op.d.type == "Const":
         text = (
-            _overloads("constant", "self", "value", "TensorValue", _VALUE_TYPES)
+            _overloads("constant", "self", "value", "TensorValue | _shape.Shape", _CREATE_TYPES)
             + "\n"
             + _def(
                 op.facade,
-                "self, value: TensorValue, dtype: type[TType] | None = None",
+                "self, value: TensorValue | _shape.Shape, dtype: type[TType] | None = None",
                 "Constant[TType]",
                 "    ",
             )
         )
         args = "value, dtype"
         argsDoc = (
-            "        Args:\n            value: the value of the constant.\n"
+            "        Args:\n            value: the value of the constant (a ``Shape``: its "
+            "dimensions, ``TInt64``).\n"
             "            dtype: the data type; by default inferred from ``value``."
         )
     elif op.typeOption:
-        text = op.createOverloads("self", "    ", static=False) + _def(
-            op.facade,
+        text = op.createOverloads("self", "    ", static=False, facade=name) + _def(
+            name,
             _params(sig, op.optionsType(op.typeVar), "self", op.keywords(op.typeVar)),
             f"{op.cls}[{op.typeVar}]",
             "    ",
@@ -117,9 +137,20 @@ def _facadeMethod(op: _Op) -> str:
         argsDoc = op.argsDoc("        ", False)
     else:
         params = _params(sig, op.optionsType(op.typeVar), "self", op.keywords(op.typeVar))
-        text = _def(op.facade, params, op.ret, "    ")
+        text = _def(name, params, op.ret, "    ")
         argsDoc = op.argsDoc("        ", False)
     summary = _wrap(op.d.summary, "        ").lstrip()
+    if name == "__call__":
+        summary += (
+            f"\n\n        ``tf.{op.facade}(...)`` creates the op; ``tf.{op.facade}.<helper>`` are "
+            "the helpers of its group."
+        )
+    elif name != op.facade:
+        cls = next(c for a, c in op.aliases if a == name)
+        summary += (
+            f"\n\n        The same as ``{op.facade}``: TF Java keeps both names (``{name}``, class "
+            f"``{cls}``)."
+        )
     body = f"        return {op.cls}.create(self._scope{', ' if args else ''}{args})\n"
     if op.typeOption:  # the keyword becomes an option, so that the call matches an overload
         keyword = op.typeOption.option
@@ -151,6 +182,7 @@ def _importedNames(text: str) -> set[str]:
 def _checkUnique(byGroup: dict[str, list[_Op]], endpoints: list[Endpoint]) -> None:
     seen: dict[tuple[str, str], str] = {}
     names = [(g, op.facade, op.d.type) for g, ops in byGroup.items() for op in ops]
+    names += [(g, a, op.d.type) for g, ops in byGroup.items() for op in ops for a, _ in op.aliases]
     names += [(e.group, e.name, f"{e.owner.__name__}.{e.method}") for e in endpoints]
     for group, name, what in names:
         if (group, name) in seen:
@@ -178,9 +210,13 @@ def renderFacade(byGroup: dict[str, list[_Op]], endpoints: list[Endpoint]) -> st
             '    __slots__ = ("_scope",)\n\n'
             "    def __init__(self, scope: Scope) -> None:\n        self._scope = scope\n"
         )
+        for op in _callable(byGroup, g):  # tf.shape(x) beside tf.shape.flatten(x)
+            out.append("\n" + _facadeMethod(op, "__call__"))
         for op in byGroup.get(g, []):
-            out.append("\n" + _facadeMethod(op))
+            out.extend("\n" + _facadeMethod(op, name) for name in _facadeNames(op))
         out.extend("\n" + endpointMethod(e) for e in endpoints if e.group == g)
+    if any(_callable(byGroup, g) for g in groups):
+        out.append(CALLABLE_GROUP)
     out.append(
         _OPS_CLASS.replace("{SLOTS}", "".join(f', "_{g}"' for g in groups))
         .replace(
@@ -190,19 +226,29 @@ def renderFacade(byGroup: dict[str, list[_Op]], endpoints: list[Endpoint]) -> st
         .replace(
             "{GROUP_FIELDS}",
             "".join(
-                f"\n    @property\n    def {g}(self) -> {g.capitalize()}Ops:\n"
-                f'        """The ``{g}`` ops (``tf.{g}.<op>``)."""\n'
-                f"        group = self._{g}\n"
-                f"        if group is None:\n"
-                f"            group = self._{g} = {g.capitalize()}Ops(self._scope)\n"
-                f"        return group\n"
+                (
+                    f"\n    # tf.{g}(x) creates the op, tf.{g}.<helper> are its group's\n"
+                    f"    {g}: _CallableGroup[{g.capitalize()}Ops] = "
+                    f"_CallableGroup({g.capitalize()}Ops)\n"
+                )
+                if _callable(byGroup, g)
+                else (
+                    f"\n    @property\n    def {g}(self) -> {g.capitalize()}Ops:\n"
+                    f'        """The ``{g}`` ops (``tf.{g}.<op>``)."""\n'
+                    f"        group = self._{g}\n"
+                    f"        if group is None:\n"
+                    f"            group = self._{g} = {g.capitalize()}Ops(self._scope)\n"
+                    f"        return group\n"
+                )
                 for g in groups
             ),
         )
     )
     for op in byGroup.get("core", []):
-        if op.facade not in HANDWRITTEN_FACADE:
-            out.append("\n" + _facadeMethod(op))
+        if op.d.type == "StridedSlice":
+            out.append(STRIDED_SLICE_FACADE.replace("{SUMMARY}", op.d.summary))
+        elif op.facade not in HANDWRITTEN_FACADE and op.facade not in groups:
+            out.extend("\n" + _facadeMethod(op, name) for name in _facadeNames(op))
     out.extend("\n" + endpointMethod(e) for e in endpoints if e.group == "core")
     out.append(_variableFacade())
     out.append(_EXTRA_FACADE)
@@ -216,6 +262,9 @@ def renderFacade(byGroup: dict[str, list[_Op]], endpoints: list[Endpoint]) -> st
         + "from tfops.errors import DataTypeError\n"
         + "from tfops.op._gradients_op import Gradients\n"
         + "from tfops.op._variables import initOp, variableWithInit\n"
+        + "from typing import Generic, TypeVar, cast\n"
+        + "from tfops.composite.indices import Index, StridedSliceHelper\n"
+        + "from collections.abc import Callable\n"
         + imports
     )
     imports += endpointImports(endpoints, _importedNames(imports))

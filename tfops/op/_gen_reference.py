@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import inspect
 
+from tfops import composite
 from tfops.composite import Endpoint
-from tfops.op._gen_classes import _VALUE_TYPES, _Op
+from tfops.op._gen_classes import _Op
 from tfops.op._gen_composite import endpointSignatures, endpointSummary
+from tfops.op._gen_constant import _CREATE_TYPES
 from tfops.op._gen_text import _params, _splitParams
 from tfops.opdef import OutputDef
 
@@ -58,7 +60,9 @@ def _signatures(group: str, op: _Op) -> list[str]:
     if op.typeOption is not None and isinstance(op.typeOption.default, type):
         variants.insert(0, (_params(sig, None, ""), f"{op.cls}[{op.typeOption.default.__name__}]"))
     lines = []
-    for callee in (f"{op.cls}.create", _facadeCall(group, op)):
+    prefix = "tf." if group == "core" else f"tf.{group}."
+    aliases = [prefix + name for name, _ in op.aliases]
+    for callee in (f"{op.cls}.create", _facadeCall(group, op), *aliases):
         for params, ret in variants:
             params = params.lstrip(", ")
             if callee.endswith(".create"):
@@ -91,8 +95,8 @@ def _renderOp(group: str, op: _Op) -> str:
             "Without `dtype`, the value decides the data type, for type checkers as at run "
             "time:\n\n| value | constant |\n|---|---|\n"
         )
-        for annotation, dtype in _VALUE_TYPES:
-            cell = "`" + annotation.replace(" | ", "`, `") + "`"
+        for annotation, dtype in _CREATE_TYPES:
+            cell = "`" + annotation.replace(" | ", "`, `").replace("_shape.", "") + "`"
             if annotation == "TensorValue":
                 cell = "any other `TensorValue`: numpy arrays, deeper nesting"
             out.append(f"| {cell} | `Constant[{dtype}]` |\n")
@@ -119,6 +123,15 @@ def _readerType(op: _Op, o: OutputDef) -> str:
     t = op.outputType(o.typeAttr, o.dtype)
     t = f"Output[{op.typeVar if t == op.classVar and op.typeVar else t}]"
     return f"list[{t}]" if o.countAttr else t
+
+
+def _ownerPath(e: Endpoint) -> str:
+    """Where the endpoint's class is imported from: the package when it exports it
+    (``tfops.composite.Zeros``), else its module (``tfops.composite.shapes.Shapes``)."""
+    name = e.owner.__name__
+    if getattr(composite, name, None) is e.owner:
+        return f"tfops.composite.{name}"
+    return f"{e.owner.__module__}.{name}"
 
 
 def _endpointCall(e: Endpoint) -> str:
@@ -161,7 +174,7 @@ def _renderEndpoint(e: Endpoint) -> str:
     text, _, example = doc.partition("\nExample:\n")
     out = [
         f"## {_title(e)}\n\n",
-        f"`tfops.composite.{e.owner.__name__}` · composite · `{_endpointCall(e)}`\n\n",
+        f"`{_ownerPath(e)}` · composite · `{_endpointCall(e)}`\n\n",
     ]
     head, sections = _sections(inspect.getdoc(e.function()) or "")
     out.append((text.strip() if e.method == "create" else head) + "\n\n")

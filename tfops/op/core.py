@@ -94,6 +94,12 @@ __all__ = [
     "AssignAdd",
     "AssignSub",
     "NoOp",
+    "ReduceMax",
+    "ReduceMin",
+    "ReduceSum",
+    "ReduceProd",
+    "ReduceAll",
+    "ReduceAny",
     "Gradients",
 ]
 
@@ -506,7 +512,11 @@ class Constant(PrimitiveOp, Operators[T_co], Generic[T_co]):
 
     @overload
     @staticmethod
-    def create(scope: Scope, value: TensorValue, dtype: type[T]) -> Constant[T]: ...
+    def create(scope: Scope, value: TensorValue | _shape.Shape, dtype: type[T]) -> Constant[T]: ...
+
+    @overload
+    @staticmethod
+    def create(scope: Scope, value: _shape.Shape, dtype: None = None) -> Constant[TInt64]: ...
 
     @overload
     @staticmethod
@@ -566,24 +576,33 @@ class Constant(PrimitiveOp, Operators[T_co], Generic[T_co]):
 
     @staticmethod
     def create(
-        scope: Scope, value: TensorValue, dtype: type[TType] | None = None
+        scope: Scope, value: TensorValue | _shape.Shape, dtype: type[TType] | None = None
     ) -> Constant[TType]:
         """Factory method to create a class wrapping a new Const operation.
 
         Without ``dtype``, a Python ``bool`` is ``TBool``, an ``int`` ``TInt32`` (``TInt64``
         when it does not fit), a ``float`` ``TFloat32``; numpy arrays and scalars keep their
-        dtype. Type checkers see the same rules, and ``Constant[TType]`` for numpy arrays:
-        give ``dtype`` to have the precise type.
+        dtype; a static ``Shape`` is the ``TInt64`` vector of its dimensions (-1 for an
+        unknown one, as TF Java's ``tf.constant(Shape)``). Type checkers see the same rules,
+        and ``Constant[TType]`` for numpy arrays: give ``dtype`` to have the precise type.
 
         Args:
             scope: current scope.
             value: the value of the constant: a number, a bool, a (nested) sequence of them,
-                or a numpy array.
+                a numpy array, or a ``Shape``.
             dtype: the data type of the constant; by default inferred from ``value``.
 
         Returns:
             a new instance of Constant.
+
+        Raises:
+            ValueError: ``value`` is a ``Shape`` of unknown rank.
         """
+        if isinstance(value, _shape.Shape):
+            dims = value.asArray()
+            if dims is None:
+                raise ValueError("Constant: a shape of unknown rank has no dimensions to hold")
+            value = np.array(dims, np.int64)
         return Constant(build(scope, "Const", (), {"value": value, "dtype": dtype}))
 
     @overload
@@ -657,6 +676,80 @@ class Constant(PrimitiveOp, Operators[T_co], Generic[T_co]):
             a new instance of Constant.
         """
         return Constant(build(scope, "Const", (), {"value": list(values), "dtype": dtype}))
+
+    @overload
+    @staticmethod
+    def arrayOf(  # type: ignore[overload-overlap, unused-ignore]
+        scope: Scope, *data: bool | np.bool_
+    ) -> Constant[TBool]: ...
+
+    @overload
+    @staticmethod
+    def arrayOf(  # type: ignore[overload-overlap, unused-ignore]
+        scope: Scope, *data: np.float16
+    ) -> Constant[TFloat16]: ...
+
+    @overload
+    @staticmethod
+    def arrayOf(  # type: ignore[overload-overlap, unused-ignore]
+        scope: Scope, *data: np.float32
+    ) -> Constant[TFloat32]: ...
+
+    @overload
+    @staticmethod
+    def arrayOf(  # type: ignore[overload-overlap, unused-ignore]
+        scope: Scope, *data: np.float64
+    ) -> Constant[TFloat64]: ...
+
+    @overload
+    @staticmethod
+    def arrayOf(  # type: ignore[overload-overlap, unused-ignore]
+        scope: Scope, *data: np.int32
+    ) -> Constant[TInt32]: ...
+
+    @overload
+    @staticmethod
+    def arrayOf(scope: Scope, *data: np.int64) -> Constant[TInt64]: ...
+
+    @overload
+    @staticmethod
+    def arrayOf(scope: Scope, *data: np.uint8) -> Constant[TUint8]: ...
+
+    @overload
+    @staticmethod
+    def arrayOf(scope: Scope, *data: int) -> Constant[TInt32]: ...
+
+    @overload
+    @staticmethod
+    def arrayOf(scope: Scope, *data: float) -> Constant[TFloat32]: ...
+
+    @overload
+    @staticmethod
+    def arrayOf(scope: Scope, *data: float | int | bool | np.generic) -> Constant[TType]: ...
+
+    @staticmethod
+    def arrayOf(scope: Scope, *data: float | int | bool | np.generic) -> Constant[TType]:
+        """Creates a rank-1 constant of the elements given (Java's ``Constant.arrayOf``).
+
+        The data type is the elements': Python bools ``TBool``, ints ``TInt32``, floats
+        ``TFloat32``, numpy scalars their own (``np.int64(3)`` for Java's ``long``).
+
+        Args:
+            scope: current scope.
+            data: the elements, at least one.
+
+        Returns:
+            a new instance of Constant.
+
+        Raises:
+            ValueError: no element is given (the data type would be unknown).
+        """
+        if not data:
+            raise ValueError(
+                "Constant.arrayOf: give at least one element (or use vectorOf with a dtype)"
+            )
+        value = np.array(data) if isinstance(data[0], np.generic) else list(data)
+        return Constant(build(scope, "Const", (), {"value": value, "dtype": None}))
 
     @overload
     @staticmethod
@@ -3785,3 +3878,12 @@ class NoOp(PrimitiveOp):
         """
         operation = build(scope, "NoOp", (), {})
         return NoOp(operation)
+
+
+# TF Java's second names of these classes (the same op type, one class)
+ReduceMax = Max
+ReduceMin = Min
+ReduceSum = Sum
+ReduceProd = Prod
+ReduceAll = All
+ReduceAny = Any

@@ -5,7 +5,7 @@
 Relu, Relu6, Elu, ReluGrad, Relu6Grad, EluGrad, BiasAdd, BiasAddGrad, LeakyRelu, LeakyReluGrad,
 Selu, SeluGrad, Softsign, SoftsignGrad, Softmax, LogSoftmax, SoftmaxCrossEntropyWithLogits,
 SparseSoftmaxCrossEntropyWithLogits, L2Loss, FusedBatchNorm, FusedBatchNormGrad,
-LocalResponseNormalization, LocalResponseNormalizationGrad.
+LocalResponseNormalization, LocalResponseNormalizationGrad, TopK, InTopK.
 
 Each class wraps one operation type; ``create`` adds a new operation to a scope's graph.
 The examples assume ``import numpy as np``, ``from tfops import Graph, Ops, Session,
@@ -25,6 +25,7 @@ from tfops.op._typevars import TF, TN, TF_co, TN_co
 from tfops.operation import Operation
 from tfops.output import Operand, Output, PrimitiveOp
 from tfops.types import (
+    TBool,
     TensorValue,
     TFloat32,
     TIntegral,
@@ -54,6 +55,8 @@ __all__ = [
     "FusedBatchNormGrad",
     "LocalResponseNormalization",
     "LocalResponseNormalizationGrad",
+    "TopK",
+    "InTopK",
 ]
 
 
@@ -1686,3 +1689,166 @@ class LocalResponseNormalizationGrad(PrimitiveOp, Operators[TF_co], Generic[TF_c
     def asOutput(self) -> Output[TF_co]:
         """Returns the symbolic handle of the tensor."""
         return self._output
+
+
+@final
+class TopK(PrimitiveOp, Generic[TN_co]):
+    """Finds values and indices of the `k` largest elements for the last dimension.
+
+    For each row (every index of all but the last dimension of ``input``),
+    ``values[..., j]`` is the j-th largest entry of the row and ``indices[..., j]``
+    its position in the row, so ``values[..., j] == input[..., indices[..., j]]``.
+    Equal entries come in the order of their positions, the lower index first
+    (``0.0`` and ``-0.0`` are equal). ``k`` is a scalar in ``[0, input.shape[-1]]``;
+    a constant ``k`` gives the result a static last dimension, a bad one raises
+    ``ValueError`` at construction and ``InvalidArgumentError`` at run time. The
+    gradient of ``values`` flows back to the positions picked; ``indices`` and
+    ``k`` get none.
+
+    Differences from TensorFlow: the result is always sorted, also with ``sorted``
+    false (TensorFlow leaves the order unspecified then); a NaN is taken as larger
+    than every number, so NaNs come first (TensorFlow's order of NaNs depends on its
+    algorithm and on ``k``). On the XLA backend ``k`` must be known when the request
+    is compiled.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> top = tf.nn.topK(tf.constant([[1.0, 5.0, 3.0, 5.0], [4.0, 0.0, 2.0, 8.0]]), 2)
+        >>> values, indices = Session(g).runner().fetch(top.values()).fetch(top.indices()).run()
+        >>> values.tolist(), indices.tolist()
+        ([[5.0, 5.0], [8.0, 4.0]], [[1, 3], [3, 0]])
+    """
+
+    OP_NAME: Final = "TopKV2"
+
+    __slots__ = ("_values", "_indices")
+
+    @frozen
+    class Options:
+        """Optional attributes for :class:`TopK`."""
+
+        sorted: bool | None = None
+        indexType: type[TIntegral] | None = None
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._values = cast("Output[TN_co]", operation.output(0))
+        self._indices = cast("Output[TIntegral]", operation.output(1))
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        input: Operand[TN] | TensorValue,
+        k: Operand[TIntegral] | TensorValue,
+        *options: TopK.Options,
+        sorted: bool | None = None,
+        indexType: type[TIntegral] | None = None,
+    ) -> TopK[TN]:
+        """Factory method to create a class wrapping a new TopKV2 operation.
+
+        Args:
+            scope: current scope.
+            input: a tensor of rank 1 or more.
+            k: a scalar: the number of top elements to find along the last dimension.
+            options: carries optional attribute values (``TopK.sorted(...)``,
+                ``TopK.indexType(...)``).
+            sorted: whether the k elements are sorted in descending order (they always are here)
+                (the same as the option).
+            indexType: the data type of ``indices`` (the same as the option).
+
+        Returns:
+            a new instance of TopK.
+        """
+        operation = build(
+            scope, "TopKV2", (input, k), {"sorted": sorted, "index_type": indexType}, options
+        )
+        return TopK(operation)
+
+    @staticmethod
+    def sorted(sorted: bool) -> TopK.Options:
+        """Sets the ``sorted`` option.
+
+        Args:
+            sorted: whether the k elements are sorted in descending order (they always are here).
+
+        Returns:
+            this Options instance.
+        """
+        return TopK.Options(sorted=sorted)
+
+    @staticmethod
+    def indexType(indexType: type[TIntegral]) -> TopK.Options:
+        """Sets the ``indexType`` option.
+
+        Args:
+            indexType: the data type of ``indices``.
+
+        Returns:
+            this Options instance.
+        """
+        return TopK.Options(indexType=indexType)
+
+    def values(self) -> Output[TN_co]:
+        """Returns the k largest elements of each row, largest first."""
+        return self._values
+
+    def indices(self) -> Output[TIntegral]:
+        """Returns the positions of ``values`` in the last dimension of ``input``."""
+        return self._indices
+
+
+@final
+class InTopK(PrimitiveOp, Operators[TBool]):
+    """Says whether the targets are in the top `k` predictions.
+
+    ``precision[i]`` is true when ``predictions[i, targets[i]]`` is among the ``k``
+    largest entries of row ``i``: when fewer than ``k`` entries of the row are
+    strictly larger. Ties count in the target's favour, so with ``k`` 1 and a tie
+    for the largest every tied class is in. A row with a NaN or an infinity
+    anywhere, a target outside ``[0, classes)`` and a ``k`` of 0 or less give
+    false (TensorFlow's rule: the kernel cannot say). Not differentiable.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> p = tf.constant([[0.1, 0.7, 0.2], [0.5, 0.5, 0.0], [0.3, float('nan'), 0.1]])
+        >>> hit = tf.nn.inTopK(p, tf.constant([2, 1, 0]), tf.constant(1))
+        >>> Session(g).runner().fetch(hit).run()[0].tolist()
+        [False, True, False]
+    """
+
+    OP_NAME: Final = "InTopKV2"
+
+    __slots__ = ("_precision",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._precision = cast("Output[TBool]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        predictions: Operand[TFloat32] | TensorValue,
+        targets: Operand[TIntegral] | TensorValue,
+        k: Operand[TIntegral] | TensorValue,
+    ) -> InTopK:
+        """Factory method to create a class wrapping a new InTopKV2 operation.
+
+        Args:
+            scope: current scope.
+            predictions: a matrix [batch_size, classes] of scores.
+            targets: a vector [batch_size] of class indices.
+            k: a scalar: how many of the largest predictions count.
+
+        Returns:
+            a new instance of InTopK.
+        """
+        operation = build(scope, "InTopKV2", (predictions, targets, k), {})
+        return InTopK(operation)
+
+    def precision(self) -> Output[TBool]:
+        """Returns a vector [batch_size]: whether each target is in the top k."""
+        return self._precision
+
+    def asOutput(self) -> Output[TBool]:
+        """Returns the symbolic handle of the tensor."""
+        return self._precision
