@@ -197,9 +197,11 @@ def _backward(
         if rule is None:
             continue
         opTf = _facade(_opScope(scope, op))
-        # TensorFlow gives a rule zeros for the outputs nothing reached
-        given = [
-            g if g is not None else opTf.zerosLike(floating(o)).asOutput()
+        # TensorFlow gives a rule zeros for the differentiable outputs nothing reached, and
+        # None for the others (integer outputs: TopKV2's indices)
+        given: list[Output[TFloating] | None] = [
+            g if g is not None
+            else opTf.zerosLike(floating(o)).asOutput() if _differentiable(o) else None
             for g, o in zip(outGrads, op._outs, strict=True)
         ]
         needed = frozenset(
@@ -207,7 +209,8 @@ def _backward(
             if (i in xs or i._op in onPath) and _differentiable(i)
         )
         mark = graph.size()
-        inGrads = rule(opTf, GradOp(op, given, needed), given[0])
+        view = GradOp(op, given, needed)
+        inGrads = rule(opTf, view, given[0] if given[0] is not None else view.grad(0))
         if len(inGrads) != len(op._inputs):
             raise InternalError(
                 op, f"gradient rule returned {len(inGrads)} value(s) for "

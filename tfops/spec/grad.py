@@ -64,7 +64,7 @@ class GradOp:
     __slots__ = ("_op", "_grads", "_needed")
 
     def __init__(
-        self, op: Operation, grads: Sequence[Output[TFloating]], needed: frozenset[int]
+        self, op: Operation, grads: Sequence[Output[TFloating] | None], needed: frozenset[int]
     ) -> None:
         self._op = op
         self._grads = grads
@@ -92,12 +92,24 @@ class GradOp:
 
     def grad(self, i: int = 0) -> Output[TFloating]:
         """The gradient of the ``i``-th output (zeros where nothing reached it, as
-        TensorFlow gives a rule of an op with several outputs)."""
-        return self._grads[i]
+        TensorFlow gives a rule of an op with several outputs).
+
+        Raises:
+            TypeError: the output is not differentiable (an integer or bool tensor, such as
+                TopKV2's indices): as in TensorFlow, it has no gradient, not even zeros.
+        """
+        g = self._grads[i]
+        if g is None:
+            raise DataTypeError(
+                f"output {i} of {self._op.type()} '{self._op.name()}' is of type "
+                f"{self._op._outs[i].dataType().NAME} and has no gradient: a rule reads only "
+                "the gradients of floating point outputs"
+            )
+        return g
 
     def grads(self) -> list[Output[TFloating]]:
-        """The gradients of every output, in order."""
-        return list(self._grads)
+        """The gradients of every output, in order (each as :meth:`grad` gives it)."""
+        return [self.grad(i) for i in range(len(self._grads))]
 
     def attr(self, name: str) -> Any:
         """The value of attribute ``name`` (TensorFlow's attribute names)."""
