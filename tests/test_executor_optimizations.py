@@ -361,10 +361,11 @@ def test_fusedRunsFromSeveralThreadsAtOnceGiveTheirOwnResults(graph: Graph, tf: 
 
 def test_aFusedGroupOverTheMemoryLimitRaisesAsTheOpsDo(graph: Graph, tf: Ops) -> None:
     x = tf.placeholder(TFloat32)  # of unknown shape: the size is checked when the ops run
-    y = tf.withName("add").math.add(tf.math.exp(x), x)
+    e = tf.withName("exp").math.exp(x)
+    y = tf.withName("add").math.add(e, x)
     with Session(graph, memoryLimit=BIG) as s, pytest.raises(ResourceExhaustedError) as raised:
         _run(s, {x: np.zeros(BIG, np.float32)}, [y])
-    assert raised.value.op == y.op()
+    assert raised.value.op == e.op()  # the first op whose result is past the limit
 
 
 # -- the gradient generator --------------------------------------------------------------------
