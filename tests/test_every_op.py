@@ -127,6 +127,16 @@ SAMPLES: dict[str, Callable[[Any], Any]] = {
         initialized(tf), initialized(tf), initialized(tf), c(tf, 0.9), c(tf, 0.999), c(tf, 0.1),
         c(tf, 0.9), c(tf, 0.999), c(tf, 1e-8), c(tf, F)),
     # nn: convolution, pooling, normalization, activations, top-k
+    # conv: NHWC images (1x3x3x1), 2x2x1x1 filters, their 1x2x2x1 outputs
+    "Conv2D": lambda tf: tf.nn.conv2d(
+        c(tf, np.ones((1, 3, 3, 1), np.float32)), c(tf, np.ones((2, 2, 1, 1), np.float32)),
+        [1, 1, 1, 1], "VALID"),
+    "Conv2DBackpropInput": lambda tf: tf.nn.conv2dBackpropInput(
+        c(tf, [1, 3, 3, 1]), c(tf, np.ones((2, 2, 1, 1), np.float32)),
+        c(tf, np.ones((1, 2, 2, 1), np.float32)), [1, 1, 1, 1], "VALID"),
+    "Conv2DBackpropFilter": lambda tf: tf.nn.conv2dBackpropFilter(
+        c(tf, np.ones((1, 3, 3, 1), np.float32)), c(tf, [2, 2, 1, 1]),
+        c(tf, np.ones((1, 2, 2, 1), np.float32)), [1, 1, 1, 1], "VALID"),
     #
     # arrays: split, scatter, segments, matrices, random, assert
     #

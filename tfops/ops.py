@@ -108,6 +108,9 @@ from tfops.op.math import (
 from tfops.op.nn import (
     BiasAdd,
     BiasAddGrad,
+    Conv2d,
+    Conv2dBackpropFilter,
+    Conv2dBackpropInput,
     Elu,
     EluGrad,
     L2Loss,
@@ -1022,6 +1025,166 @@ class NnOps:
             a new instance of BiasAddGrad.
         """
         return BiasAddGrad.create(self._scope, out_backprop, *options, dataFormat=dataFormat)
+
+    def conv2d(
+        self,
+        input: Operand[TN] | TensorValue,
+        filter: Operand[TN] | TensorValue,
+        strides: Sequence[int],
+        padding: str,
+        *options: Conv2d.Options,
+        useCudnnOnGpu: bool | None = None,
+        explicitPaddings: Sequence[int] | None = None,
+        dataFormat: str | None = None,
+        dilations: Sequence[int] | None = None,
+    ) -> Conv2d[TN]:
+        """Computes a 2-D convolution given 4-D `input` and `filter` tensors.
+
+        Args:
+            input: a 4-D tensor in the layout of ``data_format``.
+            filter: a 4-D tensor ``[filter_height, filter_width, in_channels, out_channels]``.
+            strides: the stride of the sliding window for each dimension of the input, in the order
+                of ``data_format``; 1 for the batch and the depth.
+            padding: the padding algorithm: "SAME", "VALID" or "EXPLICIT".
+            options: carries optional attribute values (``Conv2d.useCudnnOnGpu(...)``,
+                ``Conv2d.explicitPaddings(...)``, ``Conv2d.dataFormat(...)``,
+                ``Conv2d.dilations(...)``).
+            useCudnnOnGpu: accepted for TensorFlow's sake; tfops' backends choose their own
+                algorithms (the same as the option).
+            explicitPaddings: with "EXPLICIT" padding, the padding before and after each dimension,
+                8 values in the order of ``data_format`` (0 for the batch and the depth); empty
+                otherwise (the same as the option).
+            dataFormat: the layout of the input and output: "NHWC" (batch, height, width, channels)
+                or "NCHW" (the same as the option).
+            dilations: the dilation factor for each dimension of the input, in the order of
+                ``data_format``; a factor k > 1 skips k - 1 cells between filter elements; 1 for the
+                batch and the depth (the same as the option).
+
+        Returns:
+            a new instance of Conv2d.
+        """
+        return Conv2d.create(
+            self._scope,
+            input,
+            filter,
+            strides,
+            padding,
+            *options,
+            useCudnnOnGpu=useCudnnOnGpu,
+            explicitPaddings=explicitPaddings,
+            dataFormat=dataFormat,
+            dilations=dilations,
+        )
+
+    def conv2dBackpropInput(
+        self,
+        input_sizes: Operand[TInt32] | TensorValue,
+        filter: Operand[TN] | TensorValue,
+        out_backprop: Operand[TN] | TensorValue,
+        strides: Sequence[int],
+        padding: str,
+        *options: Conv2dBackpropInput.Options,
+        useCudnnOnGpu: bool | None = None,
+        explicitPaddings: Sequence[int] | None = None,
+        dataFormat: str | None = None,
+        dilations: Sequence[int] | None = None,
+    ) -> Conv2dBackpropInput[TN]:
+        """Computes the gradients of convolution with respect to the input.
+
+        Args:
+            input_sizes: the shape of the convolution's input, a vector of 4 (or 2) int32.
+            filter: the convolution's filter, ``[filter_height, filter_width, in_channels,
+                out_channels]``.
+            out_backprop: the gradient of the convolution's output, 4-D in the layout of
+                ``data_format``.
+            strides: the stride of the sliding window for each dimension of the input, in the order
+                of ``data_format``; 1 for the batch and the depth.
+            padding: the padding algorithm: "SAME", "VALID" or "EXPLICIT".
+            options: carries optional attribute values (``Conv2dBackpropInput.useCudnnOnGpu(...)``,
+                ``Conv2dBackpropInput.explicitPaddings(...)``,
+                ``Conv2dBackpropInput.dataFormat(...)``, ``Conv2dBackpropInput.dilations(...)``).
+            useCudnnOnGpu: accepted for TensorFlow's sake; tfops' backends choose their own
+                algorithms (the same as the option).
+            explicitPaddings: with "EXPLICIT" padding, the padding before and after each dimension,
+                8 values in the order of ``data_format`` (0 for the batch and the depth); empty
+                otherwise (the same as the option).
+            dataFormat: the layout of the input and output: "NHWC" (batch, height, width, channels)
+                or "NCHW" (the same as the option).
+            dilations: the dilation factor for each dimension of the input, in the order of
+                ``data_format``; a factor k > 1 skips k - 1 cells between filter elements; 1 for the
+                batch and the depth (the same as the option).
+
+        Returns:
+            a new instance of Conv2dBackpropInput.
+        """
+        return Conv2dBackpropInput.create(
+            self._scope,
+            input_sizes,
+            filter,
+            out_backprop,
+            strides,
+            padding,
+            *options,
+            useCudnnOnGpu=useCudnnOnGpu,
+            explicitPaddings=explicitPaddings,
+            dataFormat=dataFormat,
+            dilations=dilations,
+        )
+
+    def conv2dBackpropFilter(
+        self,
+        input: Operand[TF] | TensorValue,
+        filter_sizes: Operand[TInt32] | TensorValue,
+        out_backprop: Operand[TF] | TensorValue,
+        strides: Sequence[int],
+        padding: str,
+        *options: Conv2dBackpropFilter.Options,
+        useCudnnOnGpu: bool | None = None,
+        explicitPaddings: Sequence[int] | None = None,
+        dataFormat: str | None = None,
+        dilations: Sequence[int] | None = None,
+    ) -> Conv2dBackpropFilter[TF]:
+        """Computes the gradients of convolution with respect to the filter.
+
+        Args:
+            input: the convolution's input, 4-D in the layout of ``data_format``.
+            filter_sizes: the shape of the filter, ``[filter_height, filter_width, in_channels,
+                out_channels]``, 4 int32.
+            out_backprop: the gradient of the convolution's output, 4-D in the layout of
+                ``data_format``.
+            strides: the stride of the sliding window for each dimension of the input, in the order
+                of ``data_format``; 1 for the batch and the depth.
+            padding: the padding algorithm: "SAME", "VALID" or "EXPLICIT".
+            options: carries optional attribute values (``Conv2dBackpropFilter.useCudnnOnGpu(...)``,
+                ``Conv2dBackpropFilter.explicitPaddings(...)``,
+                ``Conv2dBackpropFilter.dataFormat(...)``, ``Conv2dBackpropFilter.dilations(...)``).
+            useCudnnOnGpu: accepted for TensorFlow's sake; tfops' backends choose their own
+                algorithms (the same as the option).
+            explicitPaddings: with "EXPLICIT" padding, the padding before and after each dimension,
+                8 values in the order of ``data_format`` (0 for the batch and the depth); empty
+                otherwise (the same as the option).
+            dataFormat: the layout of the input and output: "NHWC" (batch, height, width, channels)
+                or "NCHW" (the same as the option).
+            dilations: the dilation factor for each dimension of the input, in the order of
+                ``data_format``; a factor k > 1 skips k - 1 cells between filter elements; 1 for the
+                batch and the depth (the same as the option).
+
+        Returns:
+            a new instance of Conv2dBackpropFilter.
+        """
+        return Conv2dBackpropFilter.create(
+            self._scope,
+            input,
+            filter_sizes,
+            out_backprop,
+            strides,
+            padding,
+            *options,
+            useCudnnOnGpu=useCudnnOnGpu,
+            explicitPaddings=explicitPaddings,
+            dataFormat=dataFormat,
+            dilations=dilations,
+        )
 
     def softmax(self, logits: Operand[TF] | TensorValue) -> Softmax[TF]:
         """Computes softmax activations.

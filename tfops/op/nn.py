@@ -2,8 +2,9 @@
 # Do not edit: change the spec and run the generator again.
 """The nn ops.
 
-Relu, Relu6, Elu, ReluGrad, Relu6Grad, EluGrad, BiasAdd, BiasAddGrad, Softmax, LogSoftmax,
-SoftmaxCrossEntropyWithLogits, SparseSoftmaxCrossEntropyWithLogits, L2Loss.
+Relu, Relu6, Elu, ReluGrad, Relu6Grad, EluGrad, BiasAdd, BiasAddGrad, Conv2d,
+Conv2dBackpropInput, Conv2dBackpropFilter, Softmax, LogSoftmax, SoftmaxCrossEntropyWithLogits,
+SparseSoftmaxCrossEntropyWithLogits, L2Loss.
 
 Each class wraps one operation type; ``create`` adds a new operation to a scope's graph.
 The examples assume ``import numpy as np``, ``from tfops import Graph, Ops, Session,
@@ -12,6 +13,7 @@ Shape`` and ``from tfops.types import *``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final, Generic, cast, final
 
 from attrs import frozen
@@ -23,6 +25,7 @@ from tfops.operation import Operation
 from tfops.output import Operand, Output, PrimitiveOp
 from tfops.types import (
     TensorValue,
+    TInt32,
     TIntegral,
 )
 
@@ -35,6 +38,9 @@ __all__ = [
     "EluGrad",
     "BiasAdd",
     "BiasAddGrad",
+    "Conv2d",
+    "Conv2dBackpropInput",
+    "Conv2dBackpropFilter",
     "Softmax",
     "LogSoftmax",
     "SoftmaxCrossEntropyWithLogits",
@@ -465,6 +471,497 @@ class BiasAddGrad(PrimitiveOp, Generic[TN_co]):
         return self._output
 
     def asOutput(self) -> Output[TN_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._output
+
+
+@final
+class Conv2d(PrimitiveOp, Generic[TN_co]):
+    """Computes a 2-D convolution given 4-D `input` and `filter` tensors.
+
+    With the default NHWC layout, ``input`` is ``[batch, in_height, in_width,
+    in_channels]`` and ``filter`` is ``[filter_height, filter_width, in_channels,
+    out_channels]``; each output pixel is the dot product of the filter with the image
+    patch under it (a cross-correlation, the filter is not flipped):
+    ``output[b, i, j, k] = sum_{di, dj, q} input[b, strides[1] * i + dilations[1] * di,
+    strides[2] * j + dilations[2] * dj, q] * filter[di, dj, q, k]``, the input padded
+    as ``padding`` says. VALID keeps the windows that fit; SAME makes
+    ``ceil(in / stride)`` outputs per dimension, padding with zeros what they need (the
+    odd row or column after); EXPLICIT pads by ``explicit_paddings``. When the input
+    has a multiple of the filter's ``in_channels``, the channels form groups, each
+    convolved with its share of the output channels (a grouped convolution).
+
+    As in TensorFlow, the shape rule refuses a window larger than the padded input,
+    while at run time (shapes not known before) a window that overhangs by less than
+    a stride gives an empty output, as TensorFlow's kernels compute it.
+
+    Differences from TensorFlow: float16 is accumulated in float32 and rounded once;
+    ``use_cudnn_on_gpu`` is accepted and ignored; strides or dilations in the batch or
+    depth dimension are rejected when the op is created (TensorFlow's kernels reject
+    them when run); NCHW runs on every backend (TensorFlow's CPU kernels take NHWC
+    only).
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.nn.conv2d(tf.constant(np.arange(9.0).reshape(1, 3, 3, 1)), tf.constant(np.ones((2, 2, 1, 1))), [1, 1, 1, 1], "VALID")
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [[[[8.0], [12.0]], [[20.0], [24.0]]]]
+    """
+
+    OP_NAME: Final = "Conv2D"
+
+    __slots__ = ("_output",)
+
+    @frozen
+    class Options:
+        """Optional attributes for :class:`Conv2d`."""
+
+        useCudnnOnGpu: bool | None = None
+        explicitPaddings: Sequence[int] | None = None
+        dataFormat: str | None = None
+        dilations: Sequence[int] | None = None
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._output = cast("Output[TN_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        input: Operand[TN] | TensorValue,
+        filter: Operand[TN] | TensorValue,
+        strides: Sequence[int],
+        padding: str,
+        *options: Conv2d.Options,
+        useCudnnOnGpu: bool | None = None,
+        explicitPaddings: Sequence[int] | None = None,
+        dataFormat: str | None = None,
+        dilations: Sequence[int] | None = None,
+    ) -> Conv2d[TN]:
+        """Factory method to create a class wrapping a new Conv2D operation.
+
+        Args:
+            scope: current scope.
+            input: a 4-D tensor in the layout of ``data_format``.
+            filter: a 4-D tensor ``[filter_height, filter_width, in_channels, out_channels]``.
+            strides: the stride of the sliding window for each dimension of the input, in the order
+                of ``data_format``; 1 for the batch and the depth.
+            padding: the padding algorithm: "SAME", "VALID" or "EXPLICIT".
+            options: carries optional attribute values (``Conv2d.useCudnnOnGpu(...)``,
+                ``Conv2d.explicitPaddings(...)``, ``Conv2d.dataFormat(...)``,
+                ``Conv2d.dilations(...)``).
+            useCudnnOnGpu: accepted for TensorFlow's sake; tfops' backends choose their own
+                algorithms (the same as the option).
+            explicitPaddings: with "EXPLICIT" padding, the padding before and after each dimension,
+                8 values in the order of ``data_format`` (0 for the batch and the depth); empty
+                otherwise (the same as the option).
+            dataFormat: the layout of the input and output: "NHWC" (batch, height, width, channels)
+                or "NCHW" (the same as the option).
+            dilations: the dilation factor for each dimension of the input, in the order of
+                ``data_format``; a factor k > 1 skips k - 1 cells between filter elements; 1 for the
+                batch and the depth (the same as the option).
+
+        Returns:
+            a new instance of Conv2d.
+        """
+        operation = build(
+            scope,
+            "Conv2D",
+            (input, filter),
+            {
+                "strides": strides,
+                "padding": padding,
+                "use_cudnn_on_gpu": useCudnnOnGpu,
+                "explicit_paddings": explicitPaddings,
+                "data_format": dataFormat,
+                "dilations": dilations,
+            },
+            options,
+        )
+        return Conv2d(operation)
+
+    @staticmethod
+    def useCudnnOnGpu(useCudnnOnGpu: bool) -> Conv2d.Options:
+        """Sets the ``useCudnnOnGpu`` option.
+
+        Args:
+            useCudnnOnGpu: accepted for TensorFlow's sake; tfops' backends choose their own
+                algorithms.
+
+        Returns:
+            this Options instance.
+        """
+        return Conv2d.Options(useCudnnOnGpu=useCudnnOnGpu)
+
+    @staticmethod
+    def explicitPaddings(explicitPaddings: Sequence[int]) -> Conv2d.Options:
+        """Sets the ``explicitPaddings`` option.
+
+        Args:
+            explicitPaddings: with "EXPLICIT" padding, the padding before and after each dimension,
+                8 values in the order of ``data_format`` (0 for the batch and the depth); empty
+                otherwise.
+
+        Returns:
+            this Options instance.
+        """
+        return Conv2d.Options(explicitPaddings=explicitPaddings)
+
+    @staticmethod
+    def dataFormat(dataFormat: str) -> Conv2d.Options:
+        """Sets the ``dataFormat`` option.
+
+        Args:
+            dataFormat: the layout of the input and output: "NHWC" (batch, height, width, channels)
+                or "NCHW".
+
+        Returns:
+            this Options instance.
+        """
+        return Conv2d.Options(dataFormat=dataFormat)
+
+    @staticmethod
+    def dilations(dilations: Sequence[int]) -> Conv2d.Options:
+        """Sets the ``dilations`` option.
+
+        Args:
+            dilations: the dilation factor for each dimension of the input, in the order of
+                ``data_format``; a factor k > 1 skips k - 1 cells between filter elements; 1 for the
+                batch and the depth.
+
+        Returns:
+            this Options instance.
+        """
+        return Conv2d.Options(dilations=dilations)
+
+    def output(self) -> Output[TN_co]:
+        """Returns a 4-D tensor in the layout of ``data_format``."""
+        return self._output
+
+    def asOutput(self) -> Output[TN_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._output
+
+
+@final
+class Conv2dBackpropInput(PrimitiveOp, Generic[TN_co]):
+    """Computes the gradients of convolution with respect to the input.
+
+    The gradient of Conv2D for its ``input``: ``out_backprop``, the gradient of the
+    convolution's output, is spread back over the input positions each output read,
+    weighted by the filter (a transposed convolution). The attributes are those of
+    the forward convolution. ``input_sizes`` is the input's shape: 4 values in the
+    order of ``data_format``, or the 2 spatial ones (the batch then comes from
+    ``out_backprop`` and the depth from the filter). Input positions no window read
+    (rows and columns VALID leaves over) get 0.
+
+    Differences from TensorFlow: dilations, groups and NCHW are computed on every
+    backend (TensorFlow's CPU kernels refuse them here; its XLA and GPU kernels take
+    them); float16 is accumulated in float32.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.nn.conv2dBackpropInput(tf.constant([1, 3, 3, 1]), tf.constant(np.ones((2, 2, 1, 1))), tf.constant(np.ones((1, 2, 2, 1))), [1, 1, 1, 1], "VALID")
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [[[[1.0], [2.0], [1.0]], [[2.0], [4.0], [2.0]], [[1.0], [2.0], [1.0]]]]
+    """
+
+    OP_NAME: Final = "Conv2DBackpropInput"
+
+    __slots__ = ("_output",)
+
+    @frozen
+    class Options:
+        """Optional attributes for :class:`Conv2dBackpropInput`."""
+
+        useCudnnOnGpu: bool | None = None
+        explicitPaddings: Sequence[int] | None = None
+        dataFormat: str | None = None
+        dilations: Sequence[int] | None = None
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._output = cast("Output[TN_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        input_sizes: Operand[TInt32] | TensorValue,
+        filter: Operand[TN] | TensorValue,
+        out_backprop: Operand[TN] | TensorValue,
+        strides: Sequence[int],
+        padding: str,
+        *options: Conv2dBackpropInput.Options,
+        useCudnnOnGpu: bool | None = None,
+        explicitPaddings: Sequence[int] | None = None,
+        dataFormat: str | None = None,
+        dilations: Sequence[int] | None = None,
+    ) -> Conv2dBackpropInput[TN]:
+        """Factory method to create a class wrapping a new Conv2DBackpropInput operation.
+
+        Args:
+            scope: current scope.
+            input_sizes: the shape of the convolution's input, a vector of 4 (or 2) int32.
+            filter: the convolution's filter, ``[filter_height, filter_width, in_channels,
+                out_channels]``.
+            out_backprop: the gradient of the convolution's output, 4-D in the layout of
+                ``data_format``.
+            strides: the stride of the sliding window for each dimension of the input, in the order
+                of ``data_format``; 1 for the batch and the depth.
+            padding: the padding algorithm: "SAME", "VALID" or "EXPLICIT".
+            options: carries optional attribute values (``Conv2dBackpropInput.useCudnnOnGpu(...)``,
+                ``Conv2dBackpropInput.explicitPaddings(...)``,
+                ``Conv2dBackpropInput.dataFormat(...)``, ``Conv2dBackpropInput.dilations(...)``).
+            useCudnnOnGpu: accepted for TensorFlow's sake; tfops' backends choose their own
+                algorithms (the same as the option).
+            explicitPaddings: with "EXPLICIT" padding, the padding before and after each dimension,
+                8 values in the order of ``data_format`` (0 for the batch and the depth); empty
+                otherwise (the same as the option).
+            dataFormat: the layout of the input and output: "NHWC" (batch, height, width, channels)
+                or "NCHW" (the same as the option).
+            dilations: the dilation factor for each dimension of the input, in the order of
+                ``data_format``; a factor k > 1 skips k - 1 cells between filter elements; 1 for the
+                batch and the depth (the same as the option).
+
+        Returns:
+            a new instance of Conv2dBackpropInput.
+        """
+        operation = build(
+            scope,
+            "Conv2DBackpropInput",
+            (input_sizes, filter, out_backprop),
+            {
+                "strides": strides,
+                "padding": padding,
+                "use_cudnn_on_gpu": useCudnnOnGpu,
+                "explicit_paddings": explicitPaddings,
+                "data_format": dataFormat,
+                "dilations": dilations,
+            },
+            options,
+        )
+        return Conv2dBackpropInput(operation)
+
+    @staticmethod
+    def useCudnnOnGpu(useCudnnOnGpu: bool) -> Conv2dBackpropInput.Options:
+        """Sets the ``useCudnnOnGpu`` option.
+
+        Args:
+            useCudnnOnGpu: accepted for TensorFlow's sake; tfops' backends choose their own
+                algorithms.
+
+        Returns:
+            this Options instance.
+        """
+        return Conv2dBackpropInput.Options(useCudnnOnGpu=useCudnnOnGpu)
+
+    @staticmethod
+    def explicitPaddings(explicitPaddings: Sequence[int]) -> Conv2dBackpropInput.Options:
+        """Sets the ``explicitPaddings`` option.
+
+        Args:
+            explicitPaddings: with "EXPLICIT" padding, the padding before and after each dimension,
+                8 values in the order of ``data_format`` (0 for the batch and the depth); empty
+                otherwise.
+
+        Returns:
+            this Options instance.
+        """
+        return Conv2dBackpropInput.Options(explicitPaddings=explicitPaddings)
+
+    @staticmethod
+    def dataFormat(dataFormat: str) -> Conv2dBackpropInput.Options:
+        """Sets the ``dataFormat`` option.
+
+        Args:
+            dataFormat: the layout of the input and output: "NHWC" (batch, height, width, channels)
+                or "NCHW".
+
+        Returns:
+            this Options instance.
+        """
+        return Conv2dBackpropInput.Options(dataFormat=dataFormat)
+
+    @staticmethod
+    def dilations(dilations: Sequence[int]) -> Conv2dBackpropInput.Options:
+        """Sets the ``dilations`` option.
+
+        Args:
+            dilations: the dilation factor for each dimension of the input, in the order of
+                ``data_format``; a factor k > 1 skips k - 1 cells between filter elements; 1 for the
+                batch and the depth.
+
+        Returns:
+            this Options instance.
+        """
+        return Conv2dBackpropInput.Options(dilations=dilations)
+
+    def output(self) -> Output[TN_co]:
+        """Returns the gradient with respect to the convolution's input, of shape
+        ``input_sizes``."""
+        return self._output
+
+    def asOutput(self) -> Output[TN_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._output
+
+
+@final
+class Conv2dBackpropFilter(PrimitiveOp, Generic[TF_co]):
+    """Computes the gradients of convolution with respect to the filter.
+
+    The gradient of Conv2D for its ``filter``: each filter element's gradient is the
+    sum, over the batch and the output positions, of ``out_backprop`` times the input
+    element that filter element met there. The attributes are those of the forward
+    convolution; ``filter_sizes`` is the filter's shape.
+
+    Differences from TensorFlow: dilations, groups and NCHW are computed on every
+    backend (TensorFlow's CPU kernels refuse them here; its XLA and GPU kernels take
+    them); float16 is accumulated in float32.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.nn.conv2dBackpropFilter(tf.constant(np.arange(9.0).reshape(1, 3, 3, 1)), tf.constant([2, 2, 1, 1]), tf.constant(np.ones((1, 2, 2, 1))), [1, 1, 1, 1], "VALID")
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [[[[8.0]], [[12.0]]], [[[20.0]], [[24.0]]]]
+    """
+
+    OP_NAME: Final = "Conv2DBackpropFilter"
+
+    __slots__ = ("_output",)
+
+    @frozen
+    class Options:
+        """Optional attributes for :class:`Conv2dBackpropFilter`."""
+
+        useCudnnOnGpu: bool | None = None
+        explicitPaddings: Sequence[int] | None = None
+        dataFormat: str | None = None
+        dilations: Sequence[int] | None = None
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._output = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        input: Operand[TF] | TensorValue,
+        filter_sizes: Operand[TInt32] | TensorValue,
+        out_backprop: Operand[TF] | TensorValue,
+        strides: Sequence[int],
+        padding: str,
+        *options: Conv2dBackpropFilter.Options,
+        useCudnnOnGpu: bool | None = None,
+        explicitPaddings: Sequence[int] | None = None,
+        dataFormat: str | None = None,
+        dilations: Sequence[int] | None = None,
+    ) -> Conv2dBackpropFilter[TF]:
+        """Factory method to create a class wrapping a new Conv2DBackpropFilter operation.
+
+        Args:
+            scope: current scope.
+            input: the convolution's input, 4-D in the layout of ``data_format``.
+            filter_sizes: the shape of the filter, ``[filter_height, filter_width, in_channels,
+                out_channels]``, 4 int32.
+            out_backprop: the gradient of the convolution's output, 4-D in the layout of
+                ``data_format``.
+            strides: the stride of the sliding window for each dimension of the input, in the order
+                of ``data_format``; 1 for the batch and the depth.
+            padding: the padding algorithm: "SAME", "VALID" or "EXPLICIT".
+            options: carries optional attribute values (``Conv2dBackpropFilter.useCudnnOnGpu(...)``,
+                ``Conv2dBackpropFilter.explicitPaddings(...)``,
+                ``Conv2dBackpropFilter.dataFormat(...)``, ``Conv2dBackpropFilter.dilations(...)``).
+            useCudnnOnGpu: accepted for TensorFlow's sake; tfops' backends choose their own
+                algorithms (the same as the option).
+            explicitPaddings: with "EXPLICIT" padding, the padding before and after each dimension,
+                8 values in the order of ``data_format`` (0 for the batch and the depth); empty
+                otherwise (the same as the option).
+            dataFormat: the layout of the input and output: "NHWC" (batch, height, width, channels)
+                or "NCHW" (the same as the option).
+            dilations: the dilation factor for each dimension of the input, in the order of
+                ``data_format``; a factor k > 1 skips k - 1 cells between filter elements; 1 for the
+                batch and the depth (the same as the option).
+
+        Returns:
+            a new instance of Conv2dBackpropFilter.
+        """
+        operation = build(
+            scope,
+            "Conv2DBackpropFilter",
+            (input, filter_sizes, out_backprop),
+            {
+                "strides": strides,
+                "padding": padding,
+                "use_cudnn_on_gpu": useCudnnOnGpu,
+                "explicit_paddings": explicitPaddings,
+                "data_format": dataFormat,
+                "dilations": dilations,
+            },
+            options,
+        )
+        return Conv2dBackpropFilter(operation)
+
+    @staticmethod
+    def useCudnnOnGpu(useCudnnOnGpu: bool) -> Conv2dBackpropFilter.Options:
+        """Sets the ``useCudnnOnGpu`` option.
+
+        Args:
+            useCudnnOnGpu: accepted for TensorFlow's sake; tfops' backends choose their own
+                algorithms.
+
+        Returns:
+            this Options instance.
+        """
+        return Conv2dBackpropFilter.Options(useCudnnOnGpu=useCudnnOnGpu)
+
+    @staticmethod
+    def explicitPaddings(explicitPaddings: Sequence[int]) -> Conv2dBackpropFilter.Options:
+        """Sets the ``explicitPaddings`` option.
+
+        Args:
+            explicitPaddings: with "EXPLICIT" padding, the padding before and after each dimension,
+                8 values in the order of ``data_format`` (0 for the batch and the depth); empty
+                otherwise.
+
+        Returns:
+            this Options instance.
+        """
+        return Conv2dBackpropFilter.Options(explicitPaddings=explicitPaddings)
+
+    @staticmethod
+    def dataFormat(dataFormat: str) -> Conv2dBackpropFilter.Options:
+        """Sets the ``dataFormat`` option.
+
+        Args:
+            dataFormat: the layout of the input and output: "NHWC" (batch, height, width, channels)
+                or "NCHW".
+
+        Returns:
+            this Options instance.
+        """
+        return Conv2dBackpropFilter.Options(dataFormat=dataFormat)
+
+    @staticmethod
+    def dilations(dilations: Sequence[int]) -> Conv2dBackpropFilter.Options:
+        """Sets the ``dilations`` option.
+
+        Args:
+            dilations: the dilation factor for each dimension of the input, in the order of
+                ``data_format``; a factor k > 1 skips k - 1 cells between filter elements; 1 for the
+                batch and the depth.
+
+        Returns:
+            this Options instance.
+        """
+        return Conv2dBackpropFilter.Options(dilations=dilations)
+
+    def output(self) -> Output[TF_co]:
+        """Returns the gradient with respect to the filter, of shape
+        ``filter_sizes``."""
+        return self._output
+
+    def asOutput(self) -> Output[TF_co]:
         """Returns the symbolic handle of the tensor."""
         return self._output
 
