@@ -137,6 +137,22 @@ SAMPLES: dict[str, Callable[[Any], Any]] = {
     "Conv2DBackpropFilter": lambda tf: tf.nn.conv2dBackpropFilter(
         c(tf, np.ones((1, 3, 3, 1), np.float32)), c(tf, [2, 2, 1, 1]),
         c(tf, np.ones((1, 2, 2, 1), np.float32)), [1, 1, 1, 1], "VALID"),
+    "MaxPoolV2": lambda tf: tf.nn.maxPool(
+        c(tf, np.ones((1, 2, 2, 1), np.float32)), c(tf, [1, 2, 2, 1]), c(tf, [1, 2, 2, 1]),
+        "VALID"),
+    "MaxPoolGradV2": lambda tf: tf.nn.maxPoolGrad(
+        c(tf, np.ones((1, 2, 2, 1), np.float32)), c(tf, np.ones((1, 1, 1, 1), np.float32)),
+        c(tf, np.ones((1, 1, 1, 1), np.float32)), c(tf, [1, 2, 2, 1]), c(tf, [1, 2, 2, 1]),
+        "VALID"),
+    "MaxPoolGradGradV2": lambda tf: tf.nn.maxPoolGradGrad(
+        c(tf, np.ones((1, 2, 2, 1), np.float32)), c(tf, np.ones((1, 1, 1, 1), np.float32)),
+        c(tf, np.ones((1, 2, 2, 1), np.float32)), c(tf, [1, 2, 2, 1]), c(tf, [1, 2, 2, 1]),
+        "VALID"),
+    "AvgPool": lambda tf: tf.nn.avgPool(
+        c(tf, np.ones((1, 2, 2, 1), np.float32)), [1, 2, 2, 1], [1, 2, 2, 1], "VALID"),
+    "AvgPoolGrad": lambda tf: tf.nn.avgPoolGrad(
+        c(tf, [1, 2, 2, 1]), c(tf, np.ones((1, 1, 1, 1), np.float32)), [1, 2, 2, 1],
+        [1, 2, 2, 1], "VALID"),
     #
     # arrays: split, scatter, segments, matrices, random, assert
     #

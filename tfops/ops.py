@@ -106,6 +106,8 @@ from tfops.op.math import (
     UnsortedSegmentSum,
 )
 from tfops.op.nn import (
+    AvgPool,
+    AvgPoolGrad,
     BiasAdd,
     BiasAddGrad,
     Conv2d,
@@ -115,6 +117,9 @@ from tfops.op.nn import (
     EluGrad,
     L2Loss,
     LogSoftmax,
+    MaxPool,
+    MaxPoolGrad,
+    MaxPoolGradGrad,
     Relu,
     Relu6,
     Relu6Grad,
@@ -1249,6 +1254,184 @@ class NnOps:
             a new instance of L2Loss.
         """
         return L2Loss.create(self._scope, t)
+
+    def maxPool(
+        self,
+        input: Operand[TN] | TensorValue,
+        ksize: Operand[TInt32] | TensorValue,
+        strides: Operand[TInt32] | TensorValue,
+        padding: str,
+        *options: MaxPool.Options,
+        dataFormat: str | None = None,
+    ) -> MaxPool[TN]:
+        """Performs max pooling on the input.
+
+        Args:
+            input: a 4-D tensor in the layout of ``data_format``.
+            ksize: the size of the window for each dimension of the input, 4 int32 in the order of
+                ``data_format``; 1 for the batch and the depth.
+            strides: the stride of the sliding window for each dimension of the input, 4 int32 in
+                the order of ``data_format``.
+            padding: the padding algorithm: "SAME" or "VALID".
+            options: carries optional attribute values (``MaxPool.dataFormat(...)``).
+            dataFormat: the layout of the input and output: "NHWC" (batch, height, width, channels)
+                or "NCHW" (the same as the option).
+
+        Returns:
+            a new instance of MaxPool.
+        """
+        return MaxPool.create(
+            self._scope, input, ksize, strides, padding, *options, dataFormat=dataFormat
+        )
+
+    def maxPoolGrad(
+        self,
+        orig_input: Operand[TN] | TensorValue,
+        orig_output: Operand[TN] | TensorValue,
+        grad: Operand[TN] | TensorValue,
+        ksize: Operand[TInt32] | TensorValue,
+        strides: Operand[TInt32] | TensorValue,
+        padding: str,
+        *options: MaxPoolGrad.Options,
+        dataFormat: str | None = None,
+    ) -> MaxPoolGrad[TN]:
+        """Computes gradients of the maxpooling function.
+
+        Args:
+            orig_input: the input of the max pooling.
+            orig_output: the output of the max pooling.
+            grad: the gradient of the pooling's output, of its shape.
+            ksize: the size of the window for each dimension of the input, 4 int32 in the order of
+                ``data_format``; 1 for the batch and the depth.
+            strides: the stride of the sliding window for each dimension of the input, 4 int32 in
+                the order of ``data_format``.
+            padding: the padding algorithm: "SAME" or "VALID".
+            options: carries optional attribute values (``MaxPoolGrad.dataFormat(...)``).
+            dataFormat: the layout of the input and output: "NHWC" (batch, height, width, channels)
+                or "NCHW" (the same as the option).
+
+        Returns:
+            a new instance of MaxPoolGrad.
+        """
+        return MaxPoolGrad.create(
+            self._scope,
+            orig_input,
+            orig_output,
+            grad,
+            ksize,
+            strides,
+            padding,
+            *options,
+            dataFormat=dataFormat,
+        )
+
+    def maxPoolGradGrad(
+        self,
+        orig_input: Operand[TN] | TensorValue,
+        orig_output: Operand[TN] | TensorValue,
+        grad: Operand[TN] | TensorValue,
+        ksize: Operand[TInt32] | TensorValue,
+        strides: Operand[TInt32] | TensorValue,
+        padding: str,
+        *options: MaxPoolGradGrad.Options,
+        dataFormat: str | None = None,
+    ) -> MaxPoolGradGrad[TN]:
+        """Computes second-order gradients of the maxpooling function.
+
+        Args:
+            orig_input: the input of the max pooling.
+            orig_output: the output of the max pooling.
+            grad: the gradient of the pooling's input, of its shape.
+            ksize: the size of the window for each dimension of the input, 4 int32 in the order of
+                ``data_format``; 1 for the batch and the depth.
+            strides: the stride of the sliding window for each dimension of the input, 4 int32 in
+                the order of ``data_format``.
+            padding: the padding algorithm: "SAME" or "VALID".
+            options: carries optional attribute values (``MaxPoolGradGrad.dataFormat(...)``).
+            dataFormat: the layout of the input and output: "NHWC" (batch, height, width, channels)
+                or "NCHW" (the same as the option).
+
+        Returns:
+            a new instance of MaxPoolGradGrad.
+        """
+        return MaxPoolGradGrad.create(
+            self._scope,
+            orig_input,
+            orig_output,
+            grad,
+            ksize,
+            strides,
+            padding,
+            *options,
+            dataFormat=dataFormat,
+        )
+
+    def avgPool(
+        self,
+        value: Operand[TF] | TensorValue,
+        ksize: Sequence[int],
+        strides: Sequence[int],
+        padding: str,
+        *options: AvgPool.Options,
+        dataFormat: str | None = None,
+    ) -> AvgPool[TF]:
+        """Performs average pooling on the input.
+
+        Args:
+            value: a 4-D tensor in the layout of ``data_format``.
+            ksize: the size of the window for each dimension of the input, in the order of
+                ``data_format``; 1 for the batch and the depth.
+            strides: the stride of the sliding window for each dimension of the input, in the order
+                of ``data_format``; 1 for the batch and the depth.
+            padding: the padding algorithm: "SAME" or "VALID".
+            options: carries optional attribute values (``AvgPool.dataFormat(...)``).
+            dataFormat: the layout of the input and output: "NHWC" (batch, height, width, channels)
+                or "NCHW" (the same as the option).
+
+        Returns:
+            a new instance of AvgPool.
+        """
+        return AvgPool.create(
+            self._scope, value, ksize, strides, padding, *options, dataFormat=dataFormat
+        )
+
+    def avgPoolGrad(
+        self,
+        orig_input_shape: Operand[TInt32] | TensorValue,
+        grad: Operand[TF] | TensorValue,
+        ksize: Sequence[int],
+        strides: Sequence[int],
+        padding: str,
+        *options: AvgPoolGrad.Options,
+        dataFormat: str | None = None,
+    ) -> AvgPoolGrad[TF]:
+        """Computes gradients of the average pooling function.
+
+        Args:
+            orig_input_shape: the shape of the pooling's input, 4 int32.
+            grad: the gradient of the pooling's output, 4-D in the layout of ``data_format``.
+            ksize: the size of the window for each dimension of the input, in the order of
+                ``data_format``; 1 for the batch and the depth.
+            strides: the stride of the sliding window for each dimension of the input, in the order
+                of ``data_format``; 1 for the batch and the depth.
+            padding: the padding algorithm: "SAME" or "VALID".
+            options: carries optional attribute values (``AvgPoolGrad.dataFormat(...)``).
+            dataFormat: the layout of the input and output: "NHWC" (batch, height, width, channels)
+                or "NCHW" (the same as the option).
+
+        Returns:
+            a new instance of AvgPoolGrad.
+        """
+        return AvgPoolGrad.create(
+            self._scope,
+            orig_input_shape,
+            grad,
+            ksize,
+            strides,
+            padding,
+            *options,
+            dataFormat=dataFormat,
+        )
 
 
 @final

@@ -4,7 +4,8 @@
 
 Relu, Relu6, Elu, ReluGrad, Relu6Grad, EluGrad, BiasAdd, BiasAddGrad, Conv2d,
 Conv2dBackpropInput, Conv2dBackpropFilter, Softmax, LogSoftmax, SoftmaxCrossEntropyWithLogits,
-SparseSoftmaxCrossEntropyWithLogits, L2Loss.
+SparseSoftmaxCrossEntropyWithLogits, L2Loss, MaxPool, MaxPoolGrad, MaxPoolGradGrad, AvgPool,
+AvgPoolGrad.
 
 Each class wraps one operation type; ``create`` adds a new operation to a scope's graph.
 The examples assume ``import numpy as np``, ``from tfops import Graph, Ops, Session,
@@ -46,6 +47,11 @@ __all__ = [
     "SoftmaxCrossEntropyWithLogits",
     "SparseSoftmaxCrossEntropyWithLogits",
     "L2Loss",
+    "MaxPool",
+    "MaxPoolGrad",
+    "MaxPoolGradGrad",
+    "AvgPool",
+    "AvgPoolGrad",
 ]
 
 
@@ -1212,6 +1218,491 @@ class L2Loss(PrimitiveOp, Generic[TF_co]):
 
     def output(self) -> Output[TF_co]:
         """Returns the scalar half sum of squares."""
+        return self._output
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._output
+
+
+@final
+class MaxPool(PrimitiveOp, Generic[TN_co]):
+    """Performs max pooling on the input.
+
+    Each output element is the largest element of its window of ``input``: windows of
+    ``ksize`` moved by ``strides`` over the height and the width. VALID keeps the
+    windows that fit; SAME makes ``ceil(in / stride)`` outputs per dimension, the
+    windows at the border holding fewer elements (padding is never the maximum).
+    ``ksize`` and ``strides`` are tensors: constant ones give a static output shape.
+    As TensorFlow's CPU kernel, the maximum skips NaN and is at least the type's
+    lowest value: a window of NaN and -inf only gives the lowest finite value.
+
+    Differences from TensorFlow: NCHW runs on every backend (TensorFlow's CPU kernels take
+    NHWC only); pooling over the depth dimension (a window or a stride other than 1 there)
+    is
+    refused when the op is created (TensorFlow's CPU MaxPool allows it with a 1 x 1 spatial
+    window).
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.nn.maxPool(tf.constant(np.arange(16.0).reshape(1, 4, 4, 1)), tf.constant([1, 2, 2, 1]), tf.constant([1, 2, 2, 1]), "VALID")
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [[[[5.0], [7.0]], [[13.0], [15.0]]]]
+    """
+
+    OP_NAME: Final = "MaxPoolV2"
+
+    __slots__ = ("_output",)
+
+    @frozen
+    class Options:
+        """Optional attributes for :class:`MaxPool`."""
+
+        dataFormat: str | None = None
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._output = cast("Output[TN_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        input: Operand[TN] | TensorValue,
+        ksize: Operand[TInt32] | TensorValue,
+        strides: Operand[TInt32] | TensorValue,
+        padding: str,
+        *options: MaxPool.Options,
+        dataFormat: str | None = None,
+    ) -> MaxPool[TN]:
+        """Factory method to create a class wrapping a new MaxPoolV2 operation.
+
+        Args:
+            scope: current scope.
+            input: a 4-D tensor in the layout of ``data_format``.
+            ksize: the size of the window for each dimension of the input, 4 int32 in the order of
+                ``data_format``; 1 for the batch and the depth.
+            strides: the stride of the sliding window for each dimension of the input, 4 int32 in
+                the order of ``data_format``.
+            padding: the padding algorithm: "SAME" or "VALID".
+            options: carries optional attribute values (``MaxPool.dataFormat(...)``).
+            dataFormat: the layout of the input and output: "NHWC" (batch, height, width, channels)
+                or "NCHW" (the same as the option).
+
+        Returns:
+            a new instance of MaxPool.
+        """
+        operation = build(
+            scope,
+            "MaxPoolV2",
+            (input, ksize, strides),
+            {"padding": padding, "data_format": dataFormat},
+            options,
+        )
+        return MaxPool(operation)
+
+    @staticmethod
+    def dataFormat(dataFormat: str) -> MaxPool.Options:
+        """Sets the ``dataFormat`` option.
+
+        Args:
+            dataFormat: the layout of the input and output: "NHWC" (batch, height, width, channels)
+                or "NCHW".
+
+        Returns:
+            this Options instance.
+        """
+        return MaxPool.Options(dataFormat=dataFormat)
+
+    def output(self) -> Output[TN_co]:
+        """Returns the max pooled output, 4-D in the layout of ``data_format``."""
+        return self._output
+
+    def asOutput(self) -> Output[TN_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._output
+
+
+@final
+class MaxPoolGrad(PrimitiveOp, Generic[TN_co]):
+    """Computes gradients of the maxpooling function.
+
+    The gradient of MaxPool for its input: each window's ``grad`` goes to the position of
+    its
+    maximum in ``orig_input``, the first in row-major order among equal maxima; positions
+    that are no window's maximum get 0, and a position that is several windows' maximum gets
+    the sum. The maxima are found in ``orig_input`` again, as TensorFlow's CPU kernel finds
+    them (``orig_output`` gives only the shape): a NaN is the maximum of a window only when
+    it comes first in it.
+
+    Differences from TensorFlow: NCHW runs on every backend (TensorFlow's CPU kernels take
+    NHWC only); pooling over the depth dimension (a window or a stride other than 1 there)
+    is
+    refused when the op is created (TensorFlow's CPU MaxPool allows it with a 1 x 1 spatial
+    window).
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.nn.maxPoolGrad(tf.constant([[[[1.0], [3.0]], [[3.0], [2.0]]]]), tf.constant([[[[3.0]]]]), tf.constant([[[[5.0]]]]), tf.constant([1, 2, 2, 1]), tf.constant([1, 2, 2, 1]), "VALID")
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [[[[0.0], [5.0]], [[0.0], [0.0]]]]
+    """
+
+    OP_NAME: Final = "MaxPoolGradV2"
+
+    __slots__ = ("_output",)
+
+    @frozen
+    class Options:
+        """Optional attributes for :class:`MaxPoolGrad`."""
+
+        dataFormat: str | None = None
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._output = cast("Output[TN_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        orig_input: Operand[TN] | TensorValue,
+        orig_output: Operand[TN] | TensorValue,
+        grad: Operand[TN] | TensorValue,
+        ksize: Operand[TInt32] | TensorValue,
+        strides: Operand[TInt32] | TensorValue,
+        padding: str,
+        *options: MaxPoolGrad.Options,
+        dataFormat: str | None = None,
+    ) -> MaxPoolGrad[TN]:
+        """Factory method to create a class wrapping a new MaxPoolGradV2 operation.
+
+        Args:
+            scope: current scope.
+            orig_input: the input of the max pooling.
+            orig_output: the output of the max pooling.
+            grad: the gradient of the pooling's output, of its shape.
+            ksize: the size of the window for each dimension of the input, 4 int32 in the order of
+                ``data_format``; 1 for the batch and the depth.
+            strides: the stride of the sliding window for each dimension of the input, 4 int32 in
+                the order of ``data_format``.
+            padding: the padding algorithm: "SAME" or "VALID".
+            options: carries optional attribute values (``MaxPoolGrad.dataFormat(...)``).
+            dataFormat: the layout of the input and output: "NHWC" (batch, height, width, channels)
+                or "NCHW" (the same as the option).
+
+        Returns:
+            a new instance of MaxPoolGrad.
+        """
+        operation = build(
+            scope,
+            "MaxPoolGradV2",
+            (orig_input, orig_output, grad, ksize, strides),
+            {"padding": padding, "data_format": dataFormat},
+            options,
+        )
+        return MaxPoolGrad(operation)
+
+    @staticmethod
+    def dataFormat(dataFormat: str) -> MaxPoolGrad.Options:
+        """Sets the ``dataFormat`` option.
+
+        Args:
+            dataFormat: the layout of the input and output: "NHWC" (batch, height, width, channels)
+                or "NCHW".
+
+        Returns:
+            this Options instance.
+        """
+        return MaxPoolGrad.Options(dataFormat=dataFormat)
+
+    def output(self) -> Output[TN_co]:
+        """Returns the gradient for the pooling's input (of its shape)."""
+        return self._output
+
+    def asOutput(self) -> Output[TN_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._output
+
+
+@final
+class MaxPoolGradGrad(PrimitiveOp, Generic[TN_co]):
+    """Computes second-order gradients of the maxpooling function.
+
+    The gradient of MaxPoolGrad for its ``grad`` input: each window of ``grad`` (a tensor of
+    the pooling's input shape) gives the element at the first position where ``orig_input``
+    equals ``orig_output`` (the window's maximum), 0 where none does (a NaN maximum). It has
+    no gradient, as in TensorFlow.
+
+    Differences from TensorFlow: NCHW runs on every backend (TensorFlow's CPU kernels take
+    NHWC only); pooling over the depth dimension (a window or a stride other than 1 there)
+    is
+    refused when the op is created (TensorFlow's CPU MaxPool allows it with a 1 x 1 spatial
+    window).
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.nn.maxPoolGradGrad(tf.constant([[[[1.0], [3.0]], [[3.0], [2.0]]]]), tf.constant([[[[3.0]]]]), tf.constant([[[[5.0], [6.0]], [[7.0], [8.0]]]]), tf.constant([1, 2, 2, 1]), tf.constant([1, 2, 2, 1]), "VALID")
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [[[[6.0]]]]
+    """
+
+    OP_NAME: Final = "MaxPoolGradGradV2"
+
+    __slots__ = ("_output",)
+
+    @frozen
+    class Options:
+        """Optional attributes for :class:`MaxPoolGradGrad`."""
+
+        dataFormat: str | None = None
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._output = cast("Output[TN_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        orig_input: Operand[TN] | TensorValue,
+        orig_output: Operand[TN] | TensorValue,
+        grad: Operand[TN] | TensorValue,
+        ksize: Operand[TInt32] | TensorValue,
+        strides: Operand[TInt32] | TensorValue,
+        padding: str,
+        *options: MaxPoolGradGrad.Options,
+        dataFormat: str | None = None,
+    ) -> MaxPoolGradGrad[TN]:
+        """Factory method to create a class wrapping a new MaxPoolGradGradV2 operation.
+
+        Args:
+            scope: current scope.
+            orig_input: the input of the max pooling.
+            orig_output: the output of the max pooling.
+            grad: the gradient of the pooling's input, of its shape.
+            ksize: the size of the window for each dimension of the input, 4 int32 in the order of
+                ``data_format``; 1 for the batch and the depth.
+            strides: the stride of the sliding window for each dimension of the input, 4 int32 in
+                the order of ``data_format``.
+            padding: the padding algorithm: "SAME" or "VALID".
+            options: carries optional attribute values (``MaxPoolGradGrad.dataFormat(...)``).
+            dataFormat: the layout of the input and output: "NHWC" (batch, height, width, channels)
+                or "NCHW" (the same as the option).
+
+        Returns:
+            a new instance of MaxPoolGradGrad.
+        """
+        operation = build(
+            scope,
+            "MaxPoolGradGradV2",
+            (orig_input, orig_output, grad, ksize, strides),
+            {"padding": padding, "data_format": dataFormat},
+            options,
+        )
+        return MaxPoolGradGrad(operation)
+
+    @staticmethod
+    def dataFormat(dataFormat: str) -> MaxPoolGradGrad.Options:
+        """Sets the ``dataFormat`` option.
+
+        Args:
+            dataFormat: the layout of the input and output: "NHWC" (batch, height, width, channels)
+                or "NCHW".
+
+        Returns:
+            this Options instance.
+        """
+        return MaxPoolGradGrad.Options(dataFormat=dataFormat)
+
+    def output(self) -> Output[TN_co]:
+        """Returns the gradient for the pooling's output (of its shape)."""
+        return self._output
+
+    def asOutput(self) -> Output[TN_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._output
+
+
+@final
+class AvgPool(PrimitiveOp, Generic[TF_co]):
+    """Performs average pooling on the input.
+
+    Each output element is the mean of its window of ``value``: windows of ``ksize``
+    moved by ``strides`` over the height and the width. With SAME padding the windows
+    at the border average only the elements they hold (padding is not counted).
+    float16 is summed in float32.
+
+    Differences from TensorFlow: NCHW runs on every backend (TensorFlow's CPU kernels take
+    NHWC only); pooling over the depth dimension (a window or a stride other than 1 there)
+    is
+    refused when the op is created (TensorFlow's CPU MaxPool allows it with a 1 x 1 spatial
+    window).
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.nn.avgPool(tf.constant(np.arange(16.0).reshape(1, 4, 4, 1)), [1, 2, 2, 1], [1, 2, 2, 1], "VALID")
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [[[[2.5], [4.5]], [[10.5], [12.5]]]]
+    """
+
+    OP_NAME: Final = "AvgPool"
+
+    __slots__ = ("_output",)
+
+    @frozen
+    class Options:
+        """Optional attributes for :class:`AvgPool`."""
+
+        dataFormat: str | None = None
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._output = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        value: Operand[TF] | TensorValue,
+        ksize: Sequence[int],
+        strides: Sequence[int],
+        padding: str,
+        *options: AvgPool.Options,
+        dataFormat: str | None = None,
+    ) -> AvgPool[TF]:
+        """Factory method to create a class wrapping a new AvgPool operation.
+
+        Args:
+            scope: current scope.
+            value: a 4-D tensor in the layout of ``data_format``.
+            ksize: the size of the window for each dimension of the input, in the order of
+                ``data_format``; 1 for the batch and the depth.
+            strides: the stride of the sliding window for each dimension of the input, in the order
+                of ``data_format``; 1 for the batch and the depth.
+            padding: the padding algorithm: "SAME" or "VALID".
+            options: carries optional attribute values (``AvgPool.dataFormat(...)``).
+            dataFormat: the layout of the input and output: "NHWC" (batch, height, width, channels)
+                or "NCHW" (the same as the option).
+
+        Returns:
+            a new instance of AvgPool.
+        """
+        operation = build(
+            scope,
+            "AvgPool",
+            (value,),
+            {"ksize": ksize, "strides": strides, "padding": padding, "data_format": dataFormat},
+            options,
+        )
+        return AvgPool(operation)
+
+    @staticmethod
+    def dataFormat(dataFormat: str) -> AvgPool.Options:
+        """Sets the ``dataFormat`` option.
+
+        Args:
+            dataFormat: the layout of the input and output: "NHWC" (batch, height, width, channels)
+                or "NCHW".
+
+        Returns:
+            this Options instance.
+        """
+        return AvgPool.Options(dataFormat=dataFormat)
+
+    def output(self) -> Output[TF_co]:
+        """Returns the average pooled output, 4-D in the layout of ``data_format``."""
+        return self._output
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._output
+
+
+@final
+class AvgPoolGrad(PrimitiveOp, Generic[TF_co]):
+    """Computes gradients of the average pooling function.
+
+    The gradient of AvgPool for its input: each window's ``grad``, divided by the
+    number of elements the window averaged, is added to each of them.
+
+    Differences from TensorFlow: NCHW runs on every backend (TensorFlow's CPU kernels take
+    NHWC only); pooling over the depth dimension (a window or a stride other than 1 there)
+    is
+    refused when the op is created (TensorFlow's CPU MaxPool allows it with a 1 x 1 spatial
+    window).
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.nn.avgPoolGrad(tf.constant([1, 2, 2, 1]), tf.constant([[[[8.0]]]]), [1, 2, 2, 1], [1, 2, 2, 1], "VALID")
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [[[[2.0], [2.0]], [[2.0], [2.0]]]]
+    """
+
+    OP_NAME: Final = "AvgPoolGrad"
+
+    __slots__ = ("_output",)
+
+    @frozen
+    class Options:
+        """Optional attributes for :class:`AvgPoolGrad`."""
+
+        dataFormat: str | None = None
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._output = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        orig_input_shape: Operand[TInt32] | TensorValue,
+        grad: Operand[TF] | TensorValue,
+        ksize: Sequence[int],
+        strides: Sequence[int],
+        padding: str,
+        *options: AvgPoolGrad.Options,
+        dataFormat: str | None = None,
+    ) -> AvgPoolGrad[TF]:
+        """Factory method to create a class wrapping a new AvgPoolGrad operation.
+
+        Args:
+            scope: current scope.
+            orig_input_shape: the shape of the pooling's input, 4 int32.
+            grad: the gradient of the pooling's output, 4-D in the layout of ``data_format``.
+            ksize: the size of the window for each dimension of the input, in the order of
+                ``data_format``; 1 for the batch and the depth.
+            strides: the stride of the sliding window for each dimension of the input, in the order
+                of ``data_format``; 1 for the batch and the depth.
+            padding: the padding algorithm: "SAME" or "VALID".
+            options: carries optional attribute values (``AvgPoolGrad.dataFormat(...)``).
+            dataFormat: the layout of the input and output: "NHWC" (batch, height, width, channels)
+                or "NCHW" (the same as the option).
+
+        Returns:
+            a new instance of AvgPoolGrad.
+        """
+        operation = build(
+            scope,
+            "AvgPoolGrad",
+            (orig_input_shape, grad),
+            {"ksize": ksize, "strides": strides, "padding": padding, "data_format": dataFormat},
+            options,
+        )
+        return AvgPoolGrad(operation)
+
+    @staticmethod
+    def dataFormat(dataFormat: str) -> AvgPoolGrad.Options:
+        """Sets the ``dataFormat`` option.
+
+        Args:
+            dataFormat: the layout of the input and output: "NHWC" (batch, height, width, channels)
+                or "NCHW".
+
+        Returns:
+            this Options instance.
+        """
+        return AvgPoolGrad.Options(dataFormat=dataFormat)
+
+    def output(self) -> Output[TF_co]:
+        """Returns the gradient for the pooling's input, of shape
+        ``orig_input_shape``."""
         return self._output
 
     def asOutput(self) -> Output[TF_co]:

@@ -190,6 +190,7 @@ registerOp(
         type="Conv2D",
         group="nn",
         className="Conv2d",
+        defaultName="Conv2d",
         summary="Computes a 2-D convolution given 4-D `input` and `filter` tensors.",
         description=(
             "With the default NHWC layout, ``input`` is ``[batch, in_height, in_width,\n"
@@ -285,6 +286,7 @@ registerOp(
         type="Conv2DBackpropInput",
         group="nn",
         className="Conv2dBackpropInput",
+        defaultName="Conv2dBackpropInput",
         summary="Computes the gradients of convolution with respect to the input.",
         description=(
             "The gradient of Conv2D for its ``input``: ``out_backprop``, the gradient of the\n"
@@ -354,6 +356,7 @@ registerOp(
         type="Conv2DBackpropFilter",
         group="nn",
         className="Conv2dBackpropFilter",
+        defaultName="Conv2dBackpropFilter",
         summary="Computes the gradients of convolution with respect to the filter.",
         description=(
             "The gradient of Conv2D for its ``filter``: each filter element's gradient is the\n"

@@ -13,7 +13,9 @@ message the shape rule (at construction) and the kernels (at run time) report.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
+import numpy as np
 from attrs import frozen
 
 __all__ = [
@@ -28,6 +30,8 @@ __all__ = [
     "convWindow",
     "formatAxes",
     "fromFormat",
+    "poolSizes",
+    "poolTaps",
     "poolWindow",
     "runShapes",
     "sizesValue",
@@ -395,3 +399,32 @@ def backpropInputDims(sizes: list[int], f: Sequence[int], dy: Sequence[int],
             f"{list(dy)}"
         )
     return list(toFormat((int(dy[0]), sizes[0], sizes[1], int(f[2])), dataFormat))
+
+
+def poolTaps(window: Window, sizes: Sizes) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+    """Which taps of each pooling window lie on the input (not on the padding), as a boolean
+    ``[out_height, out_width, k_height * k_width]`` (taps in row-major order), and how many
+    each window holds, ``[out_height, out_width]``."""
+    (kh, kw), (sh, sw) = window.kernel, window.strides
+    rows = np.arange(sizes.outH)[:, None] * sh + np.arange(kh)[None, :] - sizes.top
+    cols = np.arange(sizes.outW)[:, None] * sw + np.arange(kw)[None, :] - sizes.left
+    onRows = (rows >= 0) & (rows < sizes.inH)
+    onCols = (cols >= 0) & (cols < sizes.inW)
+    taps = onRows[:, None, :, None] & onCols[None, :, None, :]
+    counts = onRows.sum(1)[:, None] * onCols.sum(1)[None, :]
+    return np.reshape(taps, (sizes.outH, sizes.outW, kh * kw)), counts
+
+
+def poolSizes(opType: str, ksize: Sequence[int], strides: Sequence[int], padding: str,
+              dataFormat: str, x: Sequence[int]) -> tuple[Window, Sizes]:
+    """A pooling window sized at run time against an input of shape ``x`` (``dataFormat``
+    order).
+
+    Raises:
+        WindowError: the attributes, the sizes or the input's rank are bad.
+    """
+    if len(x) != 4:
+        raise WindowError(f"input must be 4-dimensional, got shape {list(x)}")
+    window = poolWindow(opType, ksize, strides, padding, dataFormat)
+    _, h, w, _ = fromFormat(x, dataFormat)
+    return window, window.size(h, w, strict=False)

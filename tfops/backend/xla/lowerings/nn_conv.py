@@ -160,7 +160,7 @@ def backpropInputLowering(depthwise: bool) -> Callable[..., Any]:
         values = np.asarray(sizes)
 
         def sized() -> ConvShapes:
-            given = sizesValue(values.reshape(-1).tolist(), values.ndim, "input_sizes",
+            given = sizesValue(values.ravel().tolist(), values.ndim, "input_sizes",
                                (4,) if depthwise else (2, 4))
             dims = backpropInputDims(given, f.shape, dy.shape, fmt)
             shapes = runShapes(window, dims, f.shape, depthwise, fmt)
@@ -183,7 +183,7 @@ def backpropFilterLowering(depthwise: bool) -> Callable[..., Any]:
         values = np.asarray(sizes)
 
         def sized() -> tuple[list[int], ConvShapes]:
-            dims = sizesValue(values.reshape(-1).tolist(), values.ndim, "filter_sizes", (4,))
+            dims = sizesValue(values.ravel().tolist(), values.ndim, "filter_sizes", (4,))
             shapes = runShapes(window, x.shape, dims, depthwise, fmt)
             checkBackprop(dy.shape, shapes, fmt)
             return dims, shapes
