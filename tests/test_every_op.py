@@ -153,6 +153,15 @@ SAMPLES: dict[str, Callable[[Any], Any]] = {
     "AvgPoolGrad": lambda tf: tf.nn.avgPoolGrad(
         c(tf, [1, 2, 2, 1]), c(tf, np.ones((1, 1, 1, 1), np.float32)), [1, 2, 2, 1],
         [1, 2, 2, 1], "VALID"),
+    "DepthwiseConv2dNative": lambda tf: tf.nn.depthwiseConv2dNative(
+        c(tf, np.ones((1, 3, 3, 1), np.float32)), c(tf, np.ones((2, 2, 1, 1), np.float32)),
+        [1, 1, 1, 1], "VALID"),
+    "DepthwiseConv2dNativeBackpropInput": lambda tf: tf.nn.depthwiseConv2dNativeBackpropInput(
+        c(tf, [1, 3, 3, 1]), c(tf, np.ones((2, 2, 1, 1), np.float32)),
+        c(tf, np.ones((1, 2, 2, 1), np.float32)), [1, 1, 1, 1], "VALID"),
+    "DepthwiseConv2dNativeBackpropFilter": lambda tf: tf.nn.depthwiseConv2dNativeBackpropFilter(
+        c(tf, np.ones((1, 3, 3, 1), np.float32)), c(tf, [2, 2, 1, 1]),
+        c(tf, np.ones((1, 2, 2, 1), np.float32)), [1, 1, 1, 1], "VALID"),
     #
     # arrays: split, scatter, segments, matrices, random, assert
     #

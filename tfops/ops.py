@@ -113,6 +113,9 @@ from tfops.op.nn import (
     Conv2d,
     Conv2dBackpropFilter,
     Conv2dBackpropInput,
+    DepthwiseConv2dNative,
+    DepthwiseConv2dNativeBackpropFilter,
+    DepthwiseConv2dNativeBackpropInput,
     Elu,
     EluGrad,
     L2Loss,
@@ -1186,6 +1189,156 @@ class NnOps:
             padding,
             *options,
             useCudnnOnGpu=useCudnnOnGpu,
+            explicitPaddings=explicitPaddings,
+            dataFormat=dataFormat,
+            dilations=dilations,
+        )
+
+    def depthwiseConv2dNative(
+        self,
+        input: Operand[TF] | TensorValue,
+        filter: Operand[TF] | TensorValue,
+        strides: Sequence[int],
+        padding: str,
+        *options: DepthwiseConv2dNative.Options,
+        explicitPaddings: Sequence[int] | None = None,
+        dataFormat: str | None = None,
+        dilations: Sequence[int] | None = None,
+    ) -> DepthwiseConv2dNative[TF]:
+        """Computes a 2-D depthwise convolution given 4-D `input` and `filter` tensors.
+
+        Args:
+            input: a 4-D tensor in the layout of ``data_format``.
+            filter: the filter, ``[filter_height, filter_width, in_channels, channel_multiplier]``.
+            strides: the stride of the sliding window for each dimension of the input, in the order
+                of ``data_format``; 1 for the batch and the depth.
+            padding: the padding algorithm: "SAME", "VALID" or "EXPLICIT".
+            options: carries optional attribute values
+                (``DepthwiseConv2dNative.explicitPaddings(...)``,
+                ``DepthwiseConv2dNative.dataFormat(...)``,
+                ``DepthwiseConv2dNative.dilations(...)``).
+            explicitPaddings: with "EXPLICIT" padding, the padding before and after each dimension,
+                8 values in the order of ``data_format`` (0 for the batch and the depth); empty
+                otherwise (the same as the option).
+            dataFormat: the layout of the input and output: "NHWC" (batch, height, width, channels)
+                or "NCHW" (the same as the option).
+            dilations: the dilation factor for each dimension of the input, in the order of
+                ``data_format``; a factor k > 1 skips k - 1 cells between filter elements; 1 for the
+                batch and the depth (the same as the option).
+
+        Returns:
+            a new instance of DepthwiseConv2dNative.
+        """
+        return DepthwiseConv2dNative.create(
+            self._scope,
+            input,
+            filter,
+            strides,
+            padding,
+            *options,
+            explicitPaddings=explicitPaddings,
+            dataFormat=dataFormat,
+            dilations=dilations,
+        )
+
+    def depthwiseConv2dNativeBackpropInput(
+        self,
+        input_sizes: Operand[TInt32] | TensorValue,
+        filter: Operand[TF] | TensorValue,
+        out_backprop: Operand[TF] | TensorValue,
+        strides: Sequence[int],
+        padding: str,
+        *options: DepthwiseConv2dNativeBackpropInput.Options,
+        explicitPaddings: Sequence[int] | None = None,
+        dataFormat: str | None = None,
+        dilations: Sequence[int] | None = None,
+    ) -> DepthwiseConv2dNativeBackpropInput[TF]:
+        """Computes the gradients of depthwise convolution with respect to the input.
+
+        Args:
+            input_sizes: the shape of the convolution's input, 4 int32.
+            filter: the filter, ``[filter_height, filter_width, in_channels, channel_multiplier]``.
+            out_backprop: the gradient of the convolution's output, 4-D in the layout of
+                ``data_format``.
+            strides: the stride of the sliding window for each dimension of the input, in the order
+                of ``data_format``; 1 for the batch and the depth.
+            padding: the padding algorithm: "SAME", "VALID" or "EXPLICIT".
+            options: carries optional attribute values
+                (``DepthwiseConv2dNativeBackpropInput.explicitPaddings(...)``,
+                ``DepthwiseConv2dNativeBackpropInput.dataFormat(...)``,
+                ``DepthwiseConv2dNativeBackpropInput.dilations(...)``).
+            explicitPaddings: with "EXPLICIT" padding, the padding before and after each dimension,
+                8 values in the order of ``data_format`` (0 for the batch and the depth); empty
+                otherwise (the same as the option).
+            dataFormat: the layout of the input and output: "NHWC" (batch, height, width, channels)
+                or "NCHW" (the same as the option).
+            dilations: the dilation factor for each dimension of the input, in the order of
+                ``data_format``; a factor k > 1 skips k - 1 cells between filter elements; 1 for the
+                batch and the depth (the same as the option).
+
+        Returns:
+            a new instance of DepthwiseConv2dNativeBackpropInput.
+        """
+        return DepthwiseConv2dNativeBackpropInput.create(
+            self._scope,
+            input_sizes,
+            filter,
+            out_backprop,
+            strides,
+            padding,
+            *options,
+            explicitPaddings=explicitPaddings,
+            dataFormat=dataFormat,
+            dilations=dilations,
+        )
+
+    def depthwiseConv2dNativeBackpropFilter(
+        self,
+        input: Operand[TF] | TensorValue,
+        filter_sizes: Operand[TInt32] | TensorValue,
+        out_backprop: Operand[TF] | TensorValue,
+        strides: Sequence[int],
+        padding: str,
+        *options: DepthwiseConv2dNativeBackpropFilter.Options,
+        explicitPaddings: Sequence[int] | None = None,
+        dataFormat: str | None = None,
+        dilations: Sequence[int] | None = None,
+    ) -> DepthwiseConv2dNativeBackpropFilter[TF]:
+        """Computes the gradients of depthwise convolution with respect to the filter.
+
+        Args:
+            input: the convolution's input, 4-D in the layout of ``data_format``.
+            filter_sizes: the shape of the filter, ``[filter_height, filter_width, in_channels,
+                channel_multiplier]``, 4 int32.
+            out_backprop: the gradient of the convolution's output, 4-D in the layout of
+                ``data_format``.
+            strides: the stride of the sliding window for each dimension of the input, in the order
+                of ``data_format``; 1 for the batch and the depth.
+            padding: the padding algorithm: "SAME", "VALID" or "EXPLICIT".
+            options: carries optional attribute values
+                (``DepthwiseConv2dNativeBackpropFilter.explicitPaddings(...)``,
+                ``DepthwiseConv2dNativeBackpropFilter.dataFormat(...)``,
+                ``DepthwiseConv2dNativeBackpropFilter.dilations(...)``).
+            explicitPaddings: with "EXPLICIT" padding, the padding before and after each dimension,
+                8 values in the order of ``data_format`` (0 for the batch and the depth); empty
+                otherwise (the same as the option).
+            dataFormat: the layout of the input and output: "NHWC" (batch, height, width, channels)
+                or "NCHW" (the same as the option).
+            dilations: the dilation factor for each dimension of the input, in the order of
+                ``data_format``; a factor k > 1 skips k - 1 cells between filter elements; 1 for the
+                batch and the depth (the same as the option).
+
+        Returns:
+            a new instance of DepthwiseConv2dNativeBackpropFilter.
+        """
+        return DepthwiseConv2dNativeBackpropFilter.create(
+            self._scope,
+            input,
+            filter_sizes,
+            out_backprop,
+            strides,
+            padding,
+            *options,
             explicitPaddings=explicitPaddings,
             dataFormat=dataFormat,
             dilations=dilations,

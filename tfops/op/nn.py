@@ -3,9 +3,10 @@
 """The nn ops.
 
 Relu, Relu6, Elu, ReluGrad, Relu6Grad, EluGrad, BiasAdd, BiasAddGrad, Conv2d,
-Conv2dBackpropInput, Conv2dBackpropFilter, Softmax, LogSoftmax, SoftmaxCrossEntropyWithLogits,
-SparseSoftmaxCrossEntropyWithLogits, L2Loss, MaxPool, MaxPoolGrad, MaxPoolGradGrad, AvgPool,
-AvgPoolGrad.
+Conv2dBackpropInput, Conv2dBackpropFilter, DepthwiseConv2dNative,
+DepthwiseConv2dNativeBackpropInput, DepthwiseConv2dNativeBackpropFilter, Softmax, LogSoftmax,
+SoftmaxCrossEntropyWithLogits, SparseSoftmaxCrossEntropyWithLogits, L2Loss, MaxPool,
+MaxPoolGrad, MaxPoolGradGrad, AvgPool, AvgPoolGrad.
 
 Each class wraps one operation type; ``create`` adds a new operation to a scope's graph.
 The examples assume ``import numpy as np``, ``from tfops import Graph, Ops, Session,
@@ -42,6 +43,9 @@ __all__ = [
     "Conv2d",
     "Conv2dBackpropInput",
     "Conv2dBackpropFilter",
+    "DepthwiseConv2dNative",
+    "DepthwiseConv2dNativeBackpropInput",
+    "DepthwiseConv2dNativeBackpropFilter",
     "Softmax",
     "LogSoftmax",
     "SoftmaxCrossEntropyWithLogits",
@@ -961,6 +965,453 @@ class Conv2dBackpropFilter(PrimitiveOp, Generic[TF_co]):
             this Options instance.
         """
         return Conv2dBackpropFilter.Options(dilations=dilations)
+
+    def output(self) -> Output[TF_co]:
+        """Returns the gradient with respect to the filter, of shape
+        ``filter_sizes``."""
+        return self._output
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._output
+
+
+@final
+class DepthwiseConv2dNative(PrimitiveOp, Generic[TF_co]):
+    """Computes a 2-D depthwise convolution given 4-D `input` and `filter` tensors.
+
+    With the default NHWC layout, ``input`` is ``[batch, in_height, in_width,
+    in_channels]`` and ``filter`` is ``[filter_height, filter_width, in_channels,
+    channel_multiplier]``: each input channel is convolved with its own
+    ``channel_multiplier`` filters, and the output has ``in_channels *
+    channel_multiplier`` channels, those of input channel ``k`` at ``k *
+    channel_multiplier + q``:
+    ``output[b, i, j, k * channel_multiplier + q] = sum_{di, dj} input[b, strides[1] *
+    i + dilations[1] * di, strides[2] * j + dilations[2] * dj, k] * filter[di, dj, k,
+    q]``, the input padded as ``padding`` says (as Conv2D).
+
+    Differences from TensorFlow: float16 is accumulated in float32 and rounded once; NCHW
+    and
+    dilations are computed on every backend, as TensorFlow's XLA kernels compute them
+    (TensorFlow's CPU kernels take NHWC only, refuse dilations in DepthwiseConv2dNative and
+    ignore them in its gradient ops, whose results are then those of an undilated
+    convolution); strides or dilations in the batch or depth dimension are rejected when the
+    op is created.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.nn.depthwiseConv2dNative(tf.constant(np.arange(8.0).reshape(1, 2, 2, 2)), tf.constant(np.array([1.0, 10.0, 2.0, 20.0]).reshape(1, 1, 2, 2)), [1, 1, 1, 1], "VALID")
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [[[[0.0, 0.0, 2.0, 20.0], [2.0, 20.0, 6.0, 60.0]], [[4.0, 40.0, 10.0, 100.0], [6.0, 60.0, 14.0, 140.0]]]]
+    """
+
+    OP_NAME: Final = "DepthwiseConv2dNative"
+
+    __slots__ = ("_output",)
+
+    @frozen
+    class Options:
+        """Optional attributes for :class:`DepthwiseConv2dNative`."""
+
+        explicitPaddings: Sequence[int] | None = None
+        dataFormat: str | None = None
+        dilations: Sequence[int] | None = None
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._output = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        input: Operand[TF] | TensorValue,
+        filter: Operand[TF] | TensorValue,
+        strides: Sequence[int],
+        padding: str,
+        *options: DepthwiseConv2dNative.Options,
+        explicitPaddings: Sequence[int] | None = None,
+        dataFormat: str | None = None,
+        dilations: Sequence[int] | None = None,
+    ) -> DepthwiseConv2dNative[TF]:
+        """Factory method to create a class wrapping a new DepthwiseConv2dNative operation.
+
+        Args:
+            scope: current scope.
+            input: a 4-D tensor in the layout of ``data_format``.
+            filter: the filter, ``[filter_height, filter_width, in_channels, channel_multiplier]``.
+            strides: the stride of the sliding window for each dimension of the input, in the order
+                of ``data_format``; 1 for the batch and the depth.
+            padding: the padding algorithm: "SAME", "VALID" or "EXPLICIT".
+            options: carries optional attribute values
+                (``DepthwiseConv2dNative.explicitPaddings(...)``,
+                ``DepthwiseConv2dNative.dataFormat(...)``,
+                ``DepthwiseConv2dNative.dilations(...)``).
+            explicitPaddings: with "EXPLICIT" padding, the padding before and after each dimension,
+                8 values in the order of ``data_format`` (0 for the batch and the depth); empty
+                otherwise (the same as the option).
+            dataFormat: the layout of the input and output: "NHWC" (batch, height, width, channels)
+                or "NCHW" (the same as the option).
+            dilations: the dilation factor for each dimension of the input, in the order of
+                ``data_format``; a factor k > 1 skips k - 1 cells between filter elements; 1 for the
+                batch and the depth (the same as the option).
+
+        Returns:
+            a new instance of DepthwiseConv2dNative.
+        """
+        operation = build(
+            scope,
+            "DepthwiseConv2dNative",
+            (input, filter),
+            {
+                "strides": strides,
+                "padding": padding,
+                "explicit_paddings": explicitPaddings,
+                "data_format": dataFormat,
+                "dilations": dilations,
+            },
+            options,
+        )
+        return DepthwiseConv2dNative(operation)
+
+    @staticmethod
+    def explicitPaddings(explicitPaddings: Sequence[int]) -> DepthwiseConv2dNative.Options:
+        """Sets the ``explicitPaddings`` option.
+
+        Args:
+            explicitPaddings: with "EXPLICIT" padding, the padding before and after each dimension,
+                8 values in the order of ``data_format`` (0 for the batch and the depth); empty
+                otherwise.
+
+        Returns:
+            this Options instance.
+        """
+        return DepthwiseConv2dNative.Options(explicitPaddings=explicitPaddings)
+
+    @staticmethod
+    def dataFormat(dataFormat: str) -> DepthwiseConv2dNative.Options:
+        """Sets the ``dataFormat`` option.
+
+        Args:
+            dataFormat: the layout of the input and output: "NHWC" (batch, height, width, channels)
+                or "NCHW".
+
+        Returns:
+            this Options instance.
+        """
+        return DepthwiseConv2dNative.Options(dataFormat=dataFormat)
+
+    @staticmethod
+    def dilations(dilations: Sequence[int]) -> DepthwiseConv2dNative.Options:
+        """Sets the ``dilations`` option.
+
+        Args:
+            dilations: the dilation factor for each dimension of the input, in the order of
+                ``data_format``; a factor k > 1 skips k - 1 cells between filter elements; 1 for the
+                batch and the depth.
+
+        Returns:
+            this Options instance.
+        """
+        return DepthwiseConv2dNative.Options(dilations=dilations)
+
+    def output(self) -> Output[TF_co]:
+        """Returns a 4-D tensor in the layout of ``data_format``."""
+        return self._output
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._output
+
+
+@final
+class DepthwiseConv2dNativeBackpropInput(PrimitiveOp, Generic[TF_co]):
+    """Computes the gradients of depthwise convolution with respect to the input.
+
+    The gradient of DepthwiseConv2dNative for its ``input``: ``out_backprop`` spread
+    back over the input positions each output read, weighted by the filter. The
+    attributes are those of the forward convolution; ``input_sizes`` is the input's
+    shape, 4 values in the order of ``data_format``.
+
+    Differences from TensorFlow: float16 is accumulated in float32 and rounded once; NCHW
+    and
+    dilations are computed on every backend, as TensorFlow's XLA kernels compute them
+    (TensorFlow's CPU kernels take NHWC only, refuse dilations in DepthwiseConv2dNative and
+    ignore them in its gradient ops, whose results are then those of an undilated
+    convolution); strides or dilations in the batch or depth dimension are rejected when the
+    op is created.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.nn.depthwiseConv2dNativeBackpropInput(tf.constant([1, 2, 2, 1]), tf.constant(np.array([1.0, 10.0]).reshape(1, 1, 1, 2)), tf.constant(np.ones((1, 2, 2, 2))), [1, 1, 1, 1], "VALID")
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [[[[11.0], [11.0]], [[11.0], [11.0]]]]
+    """
+
+    OP_NAME: Final = "DepthwiseConv2dNativeBackpropInput"
+
+    __slots__ = ("_output",)
+
+    @frozen
+    class Options:
+        """Optional attributes for :class:`DepthwiseConv2dNativeBackpropInput`."""
+
+        explicitPaddings: Sequence[int] | None = None
+        dataFormat: str | None = None
+        dilations: Sequence[int] | None = None
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._output = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        input_sizes: Operand[TInt32] | TensorValue,
+        filter: Operand[TF] | TensorValue,
+        out_backprop: Operand[TF] | TensorValue,
+        strides: Sequence[int],
+        padding: str,
+        *options: DepthwiseConv2dNativeBackpropInput.Options,
+        explicitPaddings: Sequence[int] | None = None,
+        dataFormat: str | None = None,
+        dilations: Sequence[int] | None = None,
+    ) -> DepthwiseConv2dNativeBackpropInput[TF]:
+        """Factory method to create a class wrapping a new
+        DepthwiseConv2dNativeBackpropInput operation.
+
+        Args:
+            scope: current scope.
+            input_sizes: the shape of the convolution's input, 4 int32.
+            filter: the filter, ``[filter_height, filter_width, in_channels, channel_multiplier]``.
+            out_backprop: the gradient of the convolution's output, 4-D in the layout of
+                ``data_format``.
+            strides: the stride of the sliding window for each dimension of the input, in the order
+                of ``data_format``; 1 for the batch and the depth.
+            padding: the padding algorithm: "SAME", "VALID" or "EXPLICIT".
+            options: carries optional attribute values
+                (``DepthwiseConv2dNativeBackpropInput.explicitPaddings(...)``,
+                ``DepthwiseConv2dNativeBackpropInput.dataFormat(...)``,
+                ``DepthwiseConv2dNativeBackpropInput.dilations(...)``).
+            explicitPaddings: with "EXPLICIT" padding, the padding before and after each dimension,
+                8 values in the order of ``data_format`` (0 for the batch and the depth); empty
+                otherwise (the same as the option).
+            dataFormat: the layout of the input and output: "NHWC" (batch, height, width, channels)
+                or "NCHW" (the same as the option).
+            dilations: the dilation factor for each dimension of the input, in the order of
+                ``data_format``; a factor k > 1 skips k - 1 cells between filter elements; 1 for the
+                batch and the depth (the same as the option).
+
+        Returns:
+            a new instance of DepthwiseConv2dNativeBackpropInput.
+        """
+        operation = build(
+            scope,
+            "DepthwiseConv2dNativeBackpropInput",
+            (input_sizes, filter, out_backprop),
+            {
+                "strides": strides,
+                "padding": padding,
+                "explicit_paddings": explicitPaddings,
+                "data_format": dataFormat,
+                "dilations": dilations,
+            },
+            options,
+        )
+        return DepthwiseConv2dNativeBackpropInput(operation)
+
+    @staticmethod
+    def explicitPaddings(
+        explicitPaddings: Sequence[int],
+    ) -> DepthwiseConv2dNativeBackpropInput.Options:
+        """Sets the ``explicitPaddings`` option.
+
+        Args:
+            explicitPaddings: with "EXPLICIT" padding, the padding before and after each dimension,
+                8 values in the order of ``data_format`` (0 for the batch and the depth); empty
+                otherwise.
+
+        Returns:
+            this Options instance.
+        """
+        return DepthwiseConv2dNativeBackpropInput.Options(explicitPaddings=explicitPaddings)
+
+    @staticmethod
+    def dataFormat(dataFormat: str) -> DepthwiseConv2dNativeBackpropInput.Options:
+        """Sets the ``dataFormat`` option.
+
+        Args:
+            dataFormat: the layout of the input and output: "NHWC" (batch, height, width, channels)
+                or "NCHW".
+
+        Returns:
+            this Options instance.
+        """
+        return DepthwiseConv2dNativeBackpropInput.Options(dataFormat=dataFormat)
+
+    @staticmethod
+    def dilations(dilations: Sequence[int]) -> DepthwiseConv2dNativeBackpropInput.Options:
+        """Sets the ``dilations`` option.
+
+        Args:
+            dilations: the dilation factor for each dimension of the input, in the order of
+                ``data_format``; a factor k > 1 skips k - 1 cells between filter elements; 1 for the
+                batch and the depth.
+
+        Returns:
+            this Options instance.
+        """
+        return DepthwiseConv2dNativeBackpropInput.Options(dilations=dilations)
+
+    def output(self) -> Output[TF_co]:
+        """Returns the gradient with respect to the convolution's input, of shape
+        ``input_sizes``."""
+        return self._output
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._output
+
+
+@final
+class DepthwiseConv2dNativeBackpropFilter(PrimitiveOp, Generic[TF_co]):
+    """Computes the gradients of depthwise convolution with respect to the filter.
+
+    The gradient of DepthwiseConv2dNative for its ``filter``: each filter element's
+    gradient is the sum, over the batch and the output positions, of
+    ``out_backprop`` times the input element that filter element met there. The
+    attributes are those of the forward convolution; ``filter_sizes`` is the
+    filter's shape.
+
+    Differences from TensorFlow: float16 is accumulated in float32 and rounded once; NCHW
+    and
+    dilations are computed on every backend, as TensorFlow's XLA kernels compute them
+    (TensorFlow's CPU kernels take NHWC only, refuse dilations in DepthwiseConv2dNative and
+    ignore them in its gradient ops, whose results are then those of an undilated
+    convolution); strides or dilations in the batch or depth dimension are rejected when the
+    op is created.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.nn.depthwiseConv2dNativeBackpropFilter(tf.constant(np.arange(4.0).reshape(1, 2, 2, 1)), tf.constant([1, 1, 1, 2]), tf.constant(np.ones((1, 2, 2, 2))), [1, 1, 1, 1], "VALID")
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [[[[6.0, 6.0]]]]
+    """
+
+    OP_NAME: Final = "DepthwiseConv2dNativeBackpropFilter"
+
+    __slots__ = ("_output",)
+
+    @frozen
+    class Options:
+        """Optional attributes for :class:`DepthwiseConv2dNativeBackpropFilter`."""
+
+        explicitPaddings: Sequence[int] | None = None
+        dataFormat: str | None = None
+        dilations: Sequence[int] | None = None
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._output = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        input: Operand[TF] | TensorValue,
+        filter_sizes: Operand[TInt32] | TensorValue,
+        out_backprop: Operand[TF] | TensorValue,
+        strides: Sequence[int],
+        padding: str,
+        *options: DepthwiseConv2dNativeBackpropFilter.Options,
+        explicitPaddings: Sequence[int] | None = None,
+        dataFormat: str | None = None,
+        dilations: Sequence[int] | None = None,
+    ) -> DepthwiseConv2dNativeBackpropFilter[TF]:
+        """Factory method to create a class wrapping a new
+        DepthwiseConv2dNativeBackpropFilter operation.
+
+        Args:
+            scope: current scope.
+            input: the convolution's input, 4-D in the layout of ``data_format``.
+            filter_sizes: the shape of the filter, ``[filter_height, filter_width, in_channels,
+                channel_multiplier]``, 4 int32.
+            out_backprop: the gradient of the convolution's output, 4-D in the layout of
+                ``data_format``.
+            strides: the stride of the sliding window for each dimension of the input, in the order
+                of ``data_format``; 1 for the batch and the depth.
+            padding: the padding algorithm: "SAME", "VALID" or "EXPLICIT".
+            options: carries optional attribute values
+                (``DepthwiseConv2dNativeBackpropFilter.explicitPaddings(...)``,
+                ``DepthwiseConv2dNativeBackpropFilter.dataFormat(...)``,
+                ``DepthwiseConv2dNativeBackpropFilter.dilations(...)``).
+            explicitPaddings: with "EXPLICIT" padding, the padding before and after each dimension,
+                8 values in the order of ``data_format`` (0 for the batch and the depth); empty
+                otherwise (the same as the option).
+            dataFormat: the layout of the input and output: "NHWC" (batch, height, width, channels)
+                or "NCHW" (the same as the option).
+            dilations: the dilation factor for each dimension of the input, in the order of
+                ``data_format``; a factor k > 1 skips k - 1 cells between filter elements; 1 for the
+                batch and the depth (the same as the option).
+
+        Returns:
+            a new instance of DepthwiseConv2dNativeBackpropFilter.
+        """
+        operation = build(
+            scope,
+            "DepthwiseConv2dNativeBackpropFilter",
+            (input, filter_sizes, out_backprop),
+            {
+                "strides": strides,
+                "padding": padding,
+                "explicit_paddings": explicitPaddings,
+                "data_format": dataFormat,
+                "dilations": dilations,
+            },
+            options,
+        )
+        return DepthwiseConv2dNativeBackpropFilter(operation)
+
+    @staticmethod
+    def explicitPaddings(
+        explicitPaddings: Sequence[int],
+    ) -> DepthwiseConv2dNativeBackpropFilter.Options:
+        """Sets the ``explicitPaddings`` option.
+
+        Args:
+            explicitPaddings: with "EXPLICIT" padding, the padding before and after each dimension,
+                8 values in the order of ``data_format`` (0 for the batch and the depth); empty
+                otherwise.
+
+        Returns:
+            this Options instance.
+        """
+        return DepthwiseConv2dNativeBackpropFilter.Options(explicitPaddings=explicitPaddings)
+
+    @staticmethod
+    def dataFormat(dataFormat: str) -> DepthwiseConv2dNativeBackpropFilter.Options:
+        """Sets the ``dataFormat`` option.
+
+        Args:
+            dataFormat: the layout of the input and output: "NHWC" (batch, height, width, channels)
+                or "NCHW".
+
+        Returns:
+            this Options instance.
+        """
+        return DepthwiseConv2dNativeBackpropFilter.Options(dataFormat=dataFormat)
+
+    @staticmethod
+    def dilations(dilations: Sequence[int]) -> DepthwiseConv2dNativeBackpropFilter.Options:
+        """Sets the ``dilations`` option.
+
+        Args:
+            dilations: the dilation factor for each dimension of the input, in the order of
+                ``data_format``; a factor k > 1 skips k - 1 cells between filter elements; 1 for the
+                batch and the depth.
+
+        Returns:
+            this Options instance.
+        """
+        return DepthwiseConv2dNativeBackpropFilter.Options(dilations=dilations)
 
     def output(self) -> Output[TF_co]:
         """Returns the gradient with respect to the filter, of shape

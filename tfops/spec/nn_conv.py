@@ -136,8 +136,9 @@ def convOutput(ctx: InferContext, window: Window, x: Dims, f: Dims, depthwise: b
             _, out = convChannels(c, fc, fo, depthwise)
         except WindowError as e:
             raise ctx.error(str(e)) from None
-    elif depthwise:
-        out = -1
+    elif depthwise:  # the input's depth is the filter's
+        depth = fc if fc >= 0 else c
+        out = depth * fo if depth >= 0 and fo >= 0 else -1
     sized = window.withKernel((max(kh, 1), max(kw, 1)))
 
     def spatial(size: int, k: int, axis: int) -> int:

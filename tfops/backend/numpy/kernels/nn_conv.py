@@ -1,4 +1,5 @@
-"""The numpy kernels of :mod:`tfops.spec.nn_conv`: Conv2D and its gradient ops.
+"""The numpy kernels of :mod:`tfops.spec.nn_conv` and :mod:`tfops.spec.nn_conv_depthwise`:
+Conv2D, DepthwiseConv2dNative and their gradient ops.
 
 A convolution is an im2col product: the padded input is viewed (no copy) as its windows,
 ``[batch, out_height, out_width, channels, filter_height, filter_width]``
@@ -243,3 +244,11 @@ def backpropFilterKernel(depthwise: bool) -> Callable[[KernelSite], Kernel]:
 
 registerKernel("Conv2DBackpropInput", backpropInputKernel(depthwise=False), fresh=True)
 registerKernel("Conv2DBackpropFilter", backpropFilterKernel(depthwise=False), fresh=True)
+
+# DepthwiseConv2dNative (tfops.spec.nn_conv_depthwise): the grouped convolution of one group
+# per input channel
+registerKernel("DepthwiseConv2dNative", convKernel(depthwise=True), fresh=True)
+registerKernel("DepthwiseConv2dNativeBackpropInput", backpropInputKernel(depthwise=True),
+               fresh=True)
+registerKernel("DepthwiseConv2dNativeBackpropFilter", backpropFilterKernel(depthwise=True),
+               fresh=True)

@@ -1,4 +1,5 @@
-"""The XLA lowerings of :mod:`tfops.spec.nn_conv`: Conv2D and its gradient ops.
+"""The XLA lowerings of :mod:`tfops.spec.nn_conv` and :mod:`tfops.spec.nn_conv_depthwise`:
+Conv2D, DepthwiseConv2dNative and their gradient ops.
 
 A convolution is one ``lax.conv_general_dilated`` in the op's layout (the padding explicit, as
 TensorFlow's window geometry gives it); the gradient ops are its transposes, convolutions
@@ -77,7 +78,7 @@ def convolve(x: Any, f: Any, shapes: ConvShapes, fmt: str, dtype: np.dtype[Any])
 def _flat(f: Any, depthwise: bool) -> Any:
     """A depthwise filter ``[h, w, in, multiplier]`` as the grouped one ``[h, w, 1, in *
     multiplier]``."""
-    return f.reshape(*f.shape[:2], 1, -1) if depthwise else f
+    return jnp.reshape(f, (*f.shape[:2], 1, -1)) if depthwise else f
 
 
 def convLowering(depthwise: bool) -> Callable[..., Any]:
@@ -200,3 +201,8 @@ def backpropFilterLowering(depthwise: bool) -> Callable[..., Any]:
 registerLowering("Conv2D", convLowering(depthwise=False))
 registerLowering("Conv2DBackpropInput", backpropInputLowering(depthwise=False), static=(0,))
 registerLowering("Conv2DBackpropFilter", backpropFilterLowering(depthwise=False), static=(1,))
+registerLowering("DepthwiseConv2dNative", convLowering(depthwise=True))
+registerLowering("DepthwiseConv2dNativeBackpropInput", backpropInputLowering(depthwise=True),
+                 static=(0,))
+registerLowering("DepthwiseConv2dNativeBackpropFilter", backpropFilterLowering(depthwise=True),
+                 static=(1,))
