@@ -3,10 +3,12 @@ Conv2D, DepthwiseConv2dNative and their gradient ops.
 
 A convolution is an im2col product: the padded input is viewed (no copy) as its windows,
 ``[batch, out_height, out_width, channels, filter_height, filter_width]``
-(:func:`windows`, ``sliding_window_view`` then the strides and dilations as slice steps), and
-contracted with the filter by one ``tensordot``. The input's gradient spreads the products of
-``out_backprop`` and the filter back over the windows, one strided slice per filter tap
-(:func:`spread`); the filter's gradient contracts the windows with ``out_backprop``. Layouts
+(:func:`windows`, ``sliding_window_view`` then the strides and dilations as slice steps),
+copied once as the im2col matrix (:func:`columns`) and multiplied by the filter in one matrix
+product. The input's gradient spreads the products of ``out_backprop`` and the filter back over
+the windows, one strided slice per filter tap (:func:`spread`); the filter's gradient is the
+im2col matrix's transpose times ``out_backprop``. Grouped (and depthwise) convolutions contract
+the windows group by group with ``einsum``. Layouts
 other than NHWC are transposed in and out; float16 is computed in float32 and rounded once, as
 TensorFlow's CPU kernels accumulate it.
 """
@@ -36,6 +38,7 @@ __all__ = [
     "backpropFilterKernel",
     "backpropInputKernel",
     "checked",
+    "columns",
     "convKernel",
     "filterGrad",
     "forward",
@@ -86,6 +89,15 @@ def windows(x: Array, shapes: ConvShapes, pad: float = 0) -> Array:
     return view[:, : (s.outH - 1) * sh + 1 : sh, : (s.outW - 1) * sw + 1 : sw, :, ::dh, ::dw]
 
 
+def columns(x: Array, shapes: ConvShapes) -> Array:
+    """The im2col matrix of NHWC ``x``: one row per output position, ``[batch * out_h * out_w,
+    k_h * k_w * channels]``, its columns in the order of a filter's ``[k_h, k_w, channels]``
+    (a contiguous copy, so that the product is one matrix multiplication)."""
+    view = np.transpose(windows(x, shapes), (0, 1, 2, 4, 5, 3))
+    kh, kw = shapes.window.kernel
+    return np.reshape(np.ascontiguousarray(view), (-1, kh * kw * x.shape[3]))
+
+
 def spread(parts: Array, shapes: ConvShapes) -> Array:
     """The sum of ``parts`` ``[batch, out_h, out_w, k_h, k_w, channels]`` over the input
     positions each window tap read: an NHWC tensor of the input's size (what fell on the
@@ -120,10 +132,10 @@ def forward(x: Array, f: Array, shapes: ConvShapes) -> Array:
     kh, kw, fc, fo = f.shape
     if 0 in (shapes.batch, s.outH, s.outW):
         return np.zeros((shapes.batch, s.outH, s.outW, shapes.outChannels), x.dtype)
-    view = windows(x, shapes)
     if g == 1:
-        result: Array = np.tensordot(view, f, axes=([3, 4, 5], [2, 0, 1]))
-        return result
+        product: Array = columns(x, shapes) @ np.reshape(f, (kh * kw * fc, fo))
+        return np.reshape(product, (shapes.batch, s.outH, s.outW, fo))
+    view = windows(x, shapes)
     grouped = np.reshape(view, (*view.shape[:3], g, fc, kh, kw))
     result = np.einsum("nhwgcij,ijcgm->nhwgm", grouped, np.reshape(f, (kh, kw, fc, g, fo // g)),
                        optimize=True)
@@ -137,7 +149,8 @@ def inputGrad(f: Array, dy: Array, shapes: ConvShapes) -> Array:
     if 0 in (shapes.batch, s.outH, s.outW, fo):
         return np.zeros((shapes.batch, s.inH, s.inW, shapes.inChannels), dy.dtype)
     if g == 1:
-        parts: Array = np.tensordot(dy, f, axes=([3], [3]))  # n h w kh kw c
+        parts: Array = np.reshape(np.reshape(dy, (-1, fo)) @ np.reshape(f, (-1, fo)).T,
+                                  (*dy.shape[:3], kh, kw, fc))
     else:
         grouped = np.reshape(dy, (*dy.shape[:3], g, fo // g))
         parts = np.einsum("nhwgm,ijcgm->nhwijgc", grouped, np.reshape(f, (kh, kw, fc, g, fo // g)),
@@ -152,10 +165,10 @@ def filterGrad(x: Array, dy: Array, shapes: ConvShapes, f: tuple[int, int, int, 
     kh, kw, fc, fo = f
     if 0 in (shapes.batch, s.outH, s.outW):
         return np.zeros(f, dy.dtype)
-    view = windows(x, shapes)
     if g == 1:
-        result: Array = np.tensordot(view, dy, axes=([0, 1, 2], [0, 1, 2]))  # c kh kw o
-        return np.transpose(result, (1, 2, 0, 3))
+        product: Array = columns(x, shapes).T @ np.reshape(dy, (-1, fo))
+        return np.reshape(product, (kh, kw, fc, fo))
+    view = windows(x, shapes)
     grouped = np.reshape(view, (*view.shape[:3], g, fc, kh, kw))
     result = np.einsum("nhwgcij,nhwgm->ijcgm", grouped, np.reshape(dy, (*dy.shape[:3], g, fo // g)),
                        optimize=True)
