@@ -513,7 +513,9 @@ class Conv2d(PrimitiveOp, Generic[TN_co]):
 
     Example:
         >>> g = Graph(); tf = Ops.create(g)
-        >>> y = tf.nn.conv2d(tf.constant(np.arange(9.0).reshape(1, 3, 3, 1)), tf.constant(np.ones((2, 2, 1, 1))), [1, 1, 1, 1], "VALID")
+        >>> x = tf.constant(np.arange(9.0).reshape(1, 3, 3, 1))
+        >>> f = tf.constant(np.ones((2, 2, 1, 1)))
+        >>> y = tf.nn.conv2d(x, f, [1, 1, 1, 1], "VALID")
         >>> Session(g).runner().fetch(y).run()[0].tolist()
         [[[[8.0], [12.0]], [[20.0], [24.0]]]]
     """
@@ -671,7 +673,9 @@ class Conv2dBackpropInput(PrimitiveOp, Generic[TN_co]):
 
     Example:
         >>> g = Graph(); tf = Ops.create(g)
-        >>> y = tf.nn.conv2dBackpropInput(tf.constant([1, 3, 3, 1]), tf.constant(np.ones((2, 2, 1, 1))), tf.constant(np.ones((1, 2, 2, 1))), [1, 1, 1, 1], "VALID")
+        >>> f = tf.constant(np.ones((2, 2, 1, 1)))
+        >>> dy = tf.constant(np.ones((1, 2, 2, 1)))
+        >>> y = tf.nn.conv2dBackpropInput(tf.constant([1, 3, 3, 1]), f, dy, [1, 1, 1, 1], "VALID")
         >>> Session(g).runner().fetch(y).run()[0].tolist()
         [[[[1.0], [2.0], [1.0]], [[2.0], [4.0], [2.0]], [[1.0], [2.0], [1.0]]]]
     """
@@ -831,7 +835,9 @@ class Conv2dBackpropFilter(PrimitiveOp, Generic[TF_co]):
 
     Example:
         >>> g = Graph(); tf = Ops.create(g)
-        >>> y = tf.nn.conv2dBackpropFilter(tf.constant(np.arange(9.0).reshape(1, 3, 3, 1)), tf.constant([2, 2, 1, 1]), tf.constant(np.ones((1, 2, 2, 1))), [1, 1, 1, 1], "VALID")
+        >>> x = tf.constant(np.arange(9.0).reshape(1, 3, 3, 1))
+        >>> dy = tf.constant(np.ones((1, 2, 2, 1)))
+        >>> y = tf.nn.conv2dBackpropFilter(x, tf.constant([2, 2, 1, 1]), dy, [1, 1, 1, 1], "VALID")
         >>> Session(g).runner().fetch(y).run()[0].tolist()
         [[[[8.0]], [[12.0]]], [[[20.0]], [[24.0]]]]
     """
@@ -1000,9 +1006,12 @@ class DepthwiseConv2dNative(PrimitiveOp, Generic[TF_co]):
 
     Example:
         >>> g = Graph(); tf = Ops.create(g)
-        >>> y = tf.nn.depthwiseConv2dNative(tf.constant(np.arange(8.0).reshape(1, 2, 2, 2)), tf.constant(np.array([1.0, 10.0, 2.0, 20.0]).reshape(1, 1, 2, 2)), [1, 1, 1, 1], "VALID")
+        >>> x = tf.constant(np.arange(8.0).reshape(1, 2, 2, 2))
+        >>> f = tf.constant(np.array([1.0, 10.0, 2.0, 20.0]).reshape(1, 1, 2, 2))
+        >>> y = tf.nn.depthwiseConv2dNative(x, f, [1, 1, 1, 1], "VALID")
         >>> Session(g).runner().fetch(y).run()[0].tolist()
-        [[[[0.0, 0.0, 2.0, 20.0], [2.0, 20.0, 6.0, 60.0]], [[4.0, 40.0, 10.0, 100.0], [6.0, 60.0, 14.0, 140.0]]]]
+        [[[[0.0, 0.0, 2.0, 20.0], [2.0, 20.0, 6.0, 60.0]],
+         [[4.0, 40.0, 10.0, 100.0], [6.0, 60.0, 14.0, 140.0]]]]
     """
 
     OP_NAME: Final = "DepthwiseConv2dNative"
@@ -1142,7 +1151,10 @@ class DepthwiseConv2dNativeBackpropInput(PrimitiveOp, Generic[TF_co]):
 
     Example:
         >>> g = Graph(); tf = Ops.create(g)
-        >>> y = tf.nn.depthwiseConv2dNativeBackpropInput(tf.constant([1, 2, 2, 1]), tf.constant(np.array([1.0, 10.0]).reshape(1, 1, 1, 2)), tf.constant(np.ones((1, 2, 2, 2))), [1, 1, 1, 1], "VALID")
+        >>> f = tf.constant(np.array([1.0, 10.0]).reshape(1, 1, 1, 2))
+        >>> dy = tf.constant(np.ones((1, 2, 2, 2)))
+        >>> sizes = tf.constant([1, 2, 2, 1])
+        >>> y = tf.nn.depthwiseConv2dNativeBackpropInput(sizes, f, dy, [1, 1, 1, 1], "VALID")
         >>> Session(g).runner().fetch(y).run()[0].tolist()
         [[[[11.0], [11.0]], [[11.0], [11.0]]]]
     """
@@ -1292,7 +1304,10 @@ class DepthwiseConv2dNativeBackpropFilter(PrimitiveOp, Generic[TF_co]):
 
     Example:
         >>> g = Graph(); tf = Ops.create(g)
-        >>> y = tf.nn.depthwiseConv2dNativeBackpropFilter(tf.constant(np.arange(4.0).reshape(1, 2, 2, 1)), tf.constant([1, 1, 1, 2]), tf.constant(np.ones((1, 2, 2, 2))), [1, 1, 1, 1], "VALID")
+        >>> x = tf.constant(np.arange(4.0).reshape(1, 2, 2, 1))
+        >>> dy = tf.constant(np.ones((1, 2, 2, 2)))
+        >>> sizes = tf.constant([1, 1, 1, 2])
+        >>> y = tf.nn.depthwiseConv2dNativeBackpropFilter(x, sizes, dy, [1, 1, 1, 1], "VALID")
         >>> Session(g).runner().fetch(y).run()[0].tolist()
         [[[[6.0, 6.0]]]]
     """
@@ -1696,7 +1711,9 @@ class MaxPool(PrimitiveOp, Generic[TN_co]):
 
     Example:
         >>> g = Graph(); tf = Ops.create(g)
-        >>> y = tf.nn.maxPool(tf.constant(np.arange(16.0).reshape(1, 4, 4, 1)), tf.constant([1, 2, 2, 1]), tf.constant([1, 2, 2, 1]), "VALID")
+        >>> x = tf.constant(np.arange(16.0).reshape(1, 4, 4, 1))
+        >>> k = tf.constant([1, 2, 2, 1])
+        >>> y = tf.nn.maxPool(x, k, k, "VALID")
         >>> Session(g).runner().fetch(y).run()[0].tolist()
         [[[[5.0], [7.0]], [[13.0], [15.0]]]]
     """
@@ -1793,7 +1810,10 @@ class MaxPoolGrad(PrimitiveOp, Generic[TN_co]):
 
     Example:
         >>> g = Graph(); tf = Ops.create(g)
-        >>> y = tf.nn.maxPoolGrad(tf.constant([[[[1.0], [3.0]], [[3.0], [2.0]]]]), tf.constant([[[[3.0]]]]), tf.constant([[[[5.0]]]]), tf.constant([1, 2, 2, 1]), tf.constant([1, 2, 2, 1]), "VALID")
+        >>> x = tf.constant([[[[1.0], [3.0]], [[3.0], [2.0]]]])
+        >>> y, grad = tf.constant([[[[3.0]]]]), tf.constant([[[[5.0]]]])
+        >>> k = tf.constant([1, 2, 2, 1])
+        >>> y = tf.nn.maxPoolGrad(x, y, grad, k, k, "VALID")
         >>> Session(g).runner().fetch(y).run()[0].tolist()
         [[[[0.0], [5.0]], [[0.0], [0.0]]]]
     """
@@ -1891,7 +1911,10 @@ class MaxPoolGradGrad(PrimitiveOp, Generic[TN_co]):
 
     Example:
         >>> g = Graph(); tf = Ops.create(g)
-        >>> y = tf.nn.maxPoolGradGrad(tf.constant([[[[1.0], [3.0]], [[3.0], [2.0]]]]), tf.constant([[[[3.0]]]]), tf.constant([[[[5.0], [6.0]], [[7.0], [8.0]]]]), tf.constant([1, 2, 2, 1]), tf.constant([1, 2, 2, 1]), "VALID")
+        >>> x = tf.constant([[[[1.0], [3.0]], [[3.0], [2.0]]]])
+        >>> grad = tf.constant([[[[5.0], [6.0]], [[7.0], [8.0]]]])
+        >>> k = tf.constant([1, 2, 2, 1])
+        >>> y = tf.nn.maxPoolGradGrad(x, tf.constant([[[[3.0]]]]), grad, k, k, "VALID")
         >>> Session(g).runner().fetch(y).run()[0].tolist()
         [[[[6.0]]]]
     """
@@ -1989,7 +2012,8 @@ class AvgPool(PrimitiveOp, Generic[TF_co]):
 
     Example:
         >>> g = Graph(); tf = Ops.create(g)
-        >>> y = tf.nn.avgPool(tf.constant(np.arange(16.0).reshape(1, 4, 4, 1)), [1, 2, 2, 1], [1, 2, 2, 1], "VALID")
+        >>> x = tf.constant(np.arange(16.0).reshape(1, 4, 4, 1))
+        >>> y = tf.nn.avgPool(x, [1, 2, 2, 1], [1, 2, 2, 1], "VALID")
         >>> Session(g).runner().fetch(y).run()[0].tolist()
         [[[[2.5], [4.5]], [[10.5], [12.5]]]]
     """
@@ -2081,7 +2105,8 @@ class AvgPoolGrad(PrimitiveOp, Generic[TF_co]):
 
     Example:
         >>> g = Graph(); tf = Ops.create(g)
-        >>> y = tf.nn.avgPoolGrad(tf.constant([1, 2, 2, 1]), tf.constant([[[[8.0]]]]), [1, 2, 2, 1], [1, 2, 2, 1], "VALID")
+        >>> sizes, grad = tf.constant([1, 2, 2, 1]), tf.constant([[[[8.0]]]])
+        >>> y = tf.nn.avgPoolGrad(sizes, grad, [1, 2, 2, 1], [1, 2, 2, 1], "VALID")
         >>> Session(g).runner().fetch(y).run()[0].tolist()
         [[[[2.0], [2.0]], [[2.0], [2.0]]]]
     """

@@ -165,10 +165,13 @@ def convOptions(op: GradOp) -> dict[str, Any]:
     return options
 
 
-def _example(call: str, result: str) -> str:
+def _example(*lines: str, result: str) -> str:
+    """A doctest: the statements ``lines`` (the last one's value is ``y``), then ``y``'s value
+    (``result``; its whitespace, line breaks included, is free)."""
+    body = "".join(f">>> {line}\n" for line in lines[:-1])
     return (
         ">>> g = Graph(); tf = Ops.create(g)\n"
-        f">>> y = {call}\n"
+        f"{body}>>> y = {lines[-1]}\n"
         ">>> Session(g).runner().fetch(y).run()[0].tolist()\n"
         f"{result}"
     )
@@ -224,9 +227,10 @@ registerOp(
         attrs=convAttrs(_CONV_TYPES, cudnn=True),
         infer=_conv2dShape,
         example=_example(
-            "tf.nn.conv2d(tf.constant(np.arange(9.0).reshape(1, 3, 3, 1)), "
-            "tf.constant(np.ones((2, 2, 1, 1))), [1, 1, 1, 1], \"VALID\")",
-            "[[[[8.0], [12.0]], [[20.0], [24.0]]]]"),
+            "x = tf.constant(np.arange(9.0).reshape(1, 3, 3, 1))",
+            "f = tf.constant(np.ones((2, 2, 1, 1)))",
+            "tf.nn.conv2d(x, f, [1, 1, 1, 1], \"VALID\")",
+            result="[[[[8.0], [12.0]], [[20.0], [24.0]]]]"),
     )
 )
 
@@ -314,9 +318,11 @@ registerOp(
         attrs=convAttrs(_CONV_TYPES, cudnn=True),
         infer=lambda ctx: backpropInputShape(ctx, depthwise=False),
         example=_example(
-            "tf.nn.conv2dBackpropInput(tf.constant([1, 3, 3, 1]), tf.constant(np.ones((2, 2, 1, "
-            "1))), tf.constant(np.ones((1, 2, 2, 1))), [1, 1, 1, 1], \"VALID\")",
-            "[[[[1.0], [2.0], [1.0]], [[2.0], [4.0], [2.0]], [[1.0], [2.0], [1.0]]]]"),
+            "f = tf.constant(np.ones((2, 2, 1, 1)))",
+            "dy = tf.constant(np.ones((1, 2, 2, 1)))",
+            "tf.nn.conv2dBackpropInput(tf.constant([1, 3, 3, 1]), f, dy, [1, 1, 1, 1], "
+            "\"VALID\")",
+            result="[[[[1.0], [2.0], [1.0]], [[2.0], [4.0], [2.0]], [[1.0], [2.0], [1.0]]]]"),
     )
 )
 
@@ -381,10 +387,11 @@ registerOp(
         attrs=convAttrs(FLOATS, cudnn=True),
         infer=lambda ctx: backpropFilterShape(ctx, depthwise=False),
         example=_example(
-            "tf.nn.conv2dBackpropFilter(tf.constant(np.arange(9.0).reshape(1, 3, 3, 1)), "
-            "tf.constant([2, 2, 1, 1]), tf.constant(np.ones((1, 2, 2, 1))), [1, 1, 1, 1], "
+            "x = tf.constant(np.arange(9.0).reshape(1, 3, 3, 1))",
+            "dy = tf.constant(np.ones((1, 2, 2, 1)))",
+            "tf.nn.conv2dBackpropFilter(x, tf.constant([2, 2, 1, 1]), dy, [1, 1, 1, 1], "
             "\"VALID\")",
-            "[[[[8.0]], [[12.0]]], [[[20.0]], [[24.0]]]]"),
+            result="[[[[8.0]], [[12.0]]], [[[20.0]], [[24.0]]]]"),
     )
 )
 

@@ -41,10 +41,13 @@ _DIFFERENCES = (
 )
 
 
-def _example(call: str, result: str) -> str:
+def _example(*lines: str, result: str) -> str:
+    """A doctest: the statements ``lines`` (the last one's value is ``y``), then ``y``'s value
+    (``result``; its whitespace, line breaks included, is free)."""
+    body = "".join(f">>> {line}\n" for line in lines[:-1])
     return (
         ">>> g = Graph(); tf = Ops.create(g)\n"
-        f">>> y = {call}\n"
+        f"{body}>>> y = {lines[-1]}\n"
         ">>> Session(g).runner().fetch(y).run()[0].tolist()\n"
         f"{result}"
     )
@@ -87,11 +90,11 @@ registerOp(
         attrs=convAttrs(FLOATS, cudnn=False),
         infer=_depthwiseShape,
         example=_example(
-            "tf.nn.depthwiseConv2dNative(tf.constant(np.arange(8.0).reshape(1, 2, 2, 2)), "
-            "tf.constant(np.array([1.0, 10.0, 2.0, 20.0]).reshape(1, 1, 2, 2)), [1, 1, 1, 1], "
-            "\"VALID\")",
-            "[[[[0.0, 0.0, 2.0, 20.0], [2.0, 20.0, 6.0, 60.0]], "
-            "[[4.0, 40.0, 10.0, 100.0], [6.0, 60.0, 14.0, 140.0]]]]"),
+            "x = tf.constant(np.arange(8.0).reshape(1, 2, 2, 2))",
+            "f = tf.constant(np.array([1.0, 10.0, 2.0, 20.0]).reshape(1, 1, 2, 2))",
+            "tf.nn.depthwiseConv2dNative(x, f, [1, 1, 1, 1], \"VALID\")",
+            result="[[[[0.0, 0.0, 2.0, 20.0], [2.0, 20.0, 6.0, 60.0]],\n"
+            " [[4.0, 40.0, 10.0, 100.0], [6.0, 60.0, 14.0, 140.0]]]]"),
     )
 )
 
@@ -131,10 +134,11 @@ registerOp(
         attrs=convAttrs(FLOATS, cudnn=False),
         infer=lambda ctx: backpropInputShape(ctx, depthwise=True),
         example=_example(
-            "tf.nn.depthwiseConv2dNativeBackpropInput(tf.constant([1, 2, 2, 1]), "
-            "tf.constant(np.array([1.0, 10.0]).reshape(1, 1, 1, 2)), "
-            "tf.constant(np.ones((1, 2, 2, 2))), [1, 1, 1, 1], \"VALID\")",
-            "[[[[11.0], [11.0]], [[11.0], [11.0]]]]"),
+            "f = tf.constant(np.array([1.0, 10.0]).reshape(1, 1, 1, 2))",
+            "dy = tf.constant(np.ones((1, 2, 2, 2)))",
+            "sizes = tf.constant([1, 2, 2, 1])",
+            "tf.nn.depthwiseConv2dNativeBackpropInput(sizes, f, dy, [1, 1, 1, 1], \"VALID\")",
+            result="[[[[11.0], [11.0]], [[11.0], [11.0]]]]"),
     )
 )
 
@@ -175,10 +179,11 @@ registerOp(
         attrs=convAttrs(FLOATS, cudnn=False),
         infer=lambda ctx: backpropFilterShape(ctx, depthwise=True),
         example=_example(
-            "tf.nn.depthwiseConv2dNativeBackpropFilter(tf.constant(np.arange(4.0).reshape(1, 2, "
-            "2, 1)), tf.constant([1, 1, 1, 2]), tf.constant(np.ones((1, 2, 2, 2))), "
-            "[1, 1, 1, 1], \"VALID\")",
-            "[[[[6.0, 6.0]]]]"),
+            "x = tf.constant(np.arange(4.0).reshape(1, 2, 2, 1))",
+            "dy = tf.constant(np.ones((1, 2, 2, 2)))",
+            "sizes = tf.constant([1, 1, 1, 2])",
+            "tf.nn.depthwiseConv2dNativeBackpropFilter(x, sizes, dy, [1, 1, 1, 1], \"VALID\")",
+            result="[[[[6.0, 6.0]]]]"),
     )
 )
 

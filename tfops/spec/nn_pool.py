@@ -52,10 +52,13 @@ _DIFFERENCES = (
 )
 
 
-def _example(call: str, result: str) -> str:
+def _example(*lines: str, result: str) -> str:
+    """A doctest: the statements ``lines`` (the last one's value is ``y``), then ``y``'s value
+    (``result``; its whitespace, line breaks included, is free)."""
+    body = "".join(f">>> {line}\n" for line in lines[:-1])
     return (
         ">>> g = Graph(); tf = Ops.create(g)\n"
-        f">>> y = {call}\n"
+        f"{body}>>> y = {lines[-1]}\n"
         ">>> Session(g).runner().fetch(y).run()[0].tolist()\n"
         f"{result}"
     )
@@ -154,9 +157,10 @@ registerOp(
         attrs=(AttrDef("T", "type", allowed=NUMBERS), _PADDING, _FORMAT),
         infer=_maxPoolShape,
         example=_example(
-            "tf.nn.maxPool(tf.constant(np.arange(16.0).reshape(1, 4, 4, 1)), "
-            "tf.constant([1, 2, 2, 1]), tf.constant([1, 2, 2, 1]), \"VALID\")",
-            "[[[[5.0], [7.0]], [[13.0], [15.0]]]]"),
+            "x = tf.constant(np.arange(16.0).reshape(1, 4, 4, 1))",
+            "k = tf.constant([1, 2, 2, 1])",
+            "tf.nn.maxPool(x, k, k, \"VALID\")",
+            result="[[[[5.0], [7.0]], [[13.0], [15.0]]]]"),
     )
 )
 
@@ -225,10 +229,11 @@ _maxPoolGradOp(
     "them (``orig_output`` gives only the shape): a NaN is the maximum of a window only when\n"
     "it comes first in it.\n\n" + _DIFFERENCES,
     _example(
-        "tf.nn.maxPoolGrad(tf.constant([[[[1.0], [3.0]], [[3.0], [2.0]]]]), "
-        "tf.constant([[[[3.0]]]]), tf.constant([[[[5.0]]]]), tf.constant([1, 2, 2, 1]), "
-        "tf.constant([1, 2, 2, 1]), \"VALID\")",
-        "[[[[0.0], [5.0]], [[0.0], [0.0]]]]"),
+        "x = tf.constant([[[[1.0], [3.0]], [[3.0], [2.0]]]])",
+        "y, grad = tf.constant([[[[3.0]]]]), tf.constant([[[[5.0]]]])",
+        "k = tf.constant([1, 2, 2, 1])",
+        "tf.nn.maxPoolGrad(x, y, grad, k, k, \"VALID\")",
+        result="[[[[0.0], [5.0]], [[0.0], [0.0]]]]"),
 )
 _maxPoolGradOp(
     "MaxPoolGradGradV2", "MaxPoolGradGrad", True,
@@ -238,10 +243,11 @@ _maxPoolGradOp(
     "equals ``orig_output`` (the window's maximum), 0 where none does (a NaN maximum). It has\n"
     "no gradient, as in TensorFlow.\n\n" + _DIFFERENCES,
     _example(
-        "tf.nn.maxPoolGradGrad(tf.constant([[[[1.0], [3.0]], [[3.0], [2.0]]]]), "
-        "tf.constant([[[[3.0]]]]), tf.constant([[[[5.0], [6.0]], [[7.0], [8.0]]]]), "
-        "tf.constant([1, 2, 2, 1]), tf.constant([1, 2, 2, 1]), \"VALID\")",
-        "[[[[6.0]]]]"),
+        "x = tf.constant([[[[1.0], [3.0]], [[3.0], [2.0]]]])",
+        "grad = tf.constant([[[[5.0], [6.0]], [[7.0], [8.0]]]])",
+        "k = tf.constant([1, 2, 2, 1])",
+        "tf.nn.maxPoolGradGrad(x, tf.constant([[[[3.0]]]]), grad, k, k, \"VALID\")",
+        result="[[[[6.0]]]]"),
 )
 
 
@@ -285,9 +291,9 @@ registerOp(
         attrs=(*_SIZES, _PADDING, _FORMAT, AttrDef("T", "type", allowed=FLOATS)),
         infer=_avgPoolShape,
         example=_example(
-            "tf.nn.avgPool(tf.constant(np.arange(16.0).reshape(1, 4, 4, 1)), [1, 2, 2, 1], "
-            "[1, 2, 2, 1], \"VALID\")",
-            "[[[[2.5], [4.5]], [[10.5], [12.5]]]]"),
+            "x = tf.constant(np.arange(16.0).reshape(1, 4, 4, 1))",
+            "tf.nn.avgPool(x, [1, 2, 2, 1], [1, 2, 2, 1], \"VALID\")",
+            result="[[[[2.5], [4.5]], [[10.5], [12.5]]]]"),
     )
 )
 
@@ -337,9 +343,9 @@ registerOp(
         attrs=(*_SIZES, _PADDING, _FORMAT, AttrDef("T", "type", allowed=FLOATS)),
         infer=_avgPoolGradShape,
         example=_example(
-            "tf.nn.avgPoolGrad(tf.constant([1, 2, 2, 1]), tf.constant([[[[8.0]]]]), "
-            "[1, 2, 2, 1], [1, 2, 2, 1], \"VALID\")",
-            "[[[[2.0], [2.0]], [[2.0], [2.0]]]]"),
+            "sizes, grad = tf.constant([1, 2, 2, 1]), tf.constant([[[[8.0]]]])",
+            "tf.nn.avgPoolGrad(sizes, grad, [1, 2, 2, 1], [1, 2, 2, 1], \"VALID\")",
+            result="[[[[2.0], [2.0]], [[2.0], [2.0]]]]"),
     )
 )
 
