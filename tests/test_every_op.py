@@ -139,6 +139,41 @@ SAMPLES: dict[str, Callable[[Any], Any]] = {
     # topk:
     "TopKV2": lambda tf: tf.nn.topK(c(tf, F), c(tf, 1)),
     "InTopKV2": lambda tf: tf.nn.inTopK(c(tf, M), c(tf, [1, 0]), c(tf, 1)),
+    # conv: NHWC images (1x3x3x1), 2x2x1x1 filters, their 1x2x2x1 outputs
+    "Conv2D": lambda tf: tf.nn.conv2d(
+        c(tf, np.ones((1, 3, 3, 1), np.float32)), c(tf, np.ones((2, 2, 1, 1), np.float32)),
+        [1, 1, 1, 1], "VALID"),
+    "Conv2DBackpropInput": lambda tf: tf.nn.conv2dBackpropInput(
+        c(tf, [1, 3, 3, 1]), c(tf, np.ones((2, 2, 1, 1), np.float32)),
+        c(tf, np.ones((1, 2, 2, 1), np.float32)), [1, 1, 1, 1], "VALID"),
+    "Conv2DBackpropFilter": lambda tf: tf.nn.conv2dBackpropFilter(
+        c(tf, np.ones((1, 3, 3, 1), np.float32)), c(tf, [2, 2, 1, 1]),
+        c(tf, np.ones((1, 2, 2, 1), np.float32)), [1, 1, 1, 1], "VALID"),
+    "MaxPoolV2": lambda tf: tf.nn.maxPool(
+        c(tf, np.ones((1, 2, 2, 1), np.float32)), c(tf, [1, 2, 2, 1]), c(tf, [1, 2, 2, 1]),
+        "VALID"),
+    "MaxPoolGradV2": lambda tf: tf.nn.maxPoolGrad(
+        c(tf, np.ones((1, 2, 2, 1), np.float32)), c(tf, np.ones((1, 1, 1, 1), np.float32)),
+        c(tf, np.ones((1, 1, 1, 1), np.float32)), c(tf, [1, 2, 2, 1]), c(tf, [1, 2, 2, 1]),
+        "VALID"),
+    "MaxPoolGradGradV2": lambda tf: tf.nn.maxPoolGradGrad(
+        c(tf, np.ones((1, 2, 2, 1), np.float32)), c(tf, np.ones((1, 1, 1, 1), np.float32)),
+        c(tf, np.ones((1, 2, 2, 1), np.float32)), c(tf, [1, 2, 2, 1]), c(tf, [1, 2, 2, 1]),
+        "VALID"),
+    "AvgPool": lambda tf: tf.nn.avgPool(
+        c(tf, np.ones((1, 2, 2, 1), np.float32)), [1, 2, 2, 1], [1, 2, 2, 1], "VALID"),
+    "AvgPoolGrad": lambda tf: tf.nn.avgPoolGrad(
+        c(tf, [1, 2, 2, 1]), c(tf, np.ones((1, 1, 1, 1), np.float32)), [1, 2, 2, 1],
+        [1, 2, 2, 1], "VALID"),
+    "DepthwiseConv2dNative": lambda tf: tf.nn.depthwiseConv2dNative(
+        c(tf, np.ones((1, 3, 3, 1), np.float32)), c(tf, np.ones((2, 2, 1, 1), np.float32)),
+        [1, 1, 1, 1], "VALID"),
+    "DepthwiseConv2dNativeBackpropInput": lambda tf: tf.nn.depthwiseConv2dNativeBackpropInput(
+        c(tf, [1, 3, 3, 1]), c(tf, np.ones((2, 2, 1, 1), np.float32)),
+        c(tf, np.ones((1, 2, 2, 1), np.float32)), [1, 1, 1, 1], "VALID"),
+    "DepthwiseConv2dNativeBackpropFilter": lambda tf: tf.nn.depthwiseConv2dNativeBackpropFilter(
+        c(tf, np.ones((1, 3, 3, 1), np.float32)), c(tf, [2, 2, 1, 1]),
+        c(tf, np.ones((1, 2, 2, 1), np.float32)), [1, 1, 1, 1], "VALID"),
     #
     # arrays: split, scatter, segments, matrices, random, assert
     # arrays: split, reverse, scatter, set difference, assert (helper "arrays")

@@ -161,8 +161,16 @@ from tfops.op.math import (
     Zeta,
 )
 from tfops.op.nn import (
+    AvgPool,
+    AvgPoolGrad,
     BiasAdd,
     BiasAddGrad,
+    Conv2d,
+    Conv2dBackpropFilter,
+    Conv2dBackpropInput,
+    DepthwiseConv2dNative,
+    DepthwiseConv2dNativeBackpropFilter,
+    DepthwiseConv2dNativeBackpropInput,
     Elu,
     EluGrad,
     FusedBatchNorm,
@@ -174,6 +182,9 @@ from tfops.op.nn import (
     LocalResponseNormalization,
     LocalResponseNormalizationGrad,
     LogSoftmax,
+    MaxPool,
+    MaxPoolGrad,
+    MaxPoolGradGrad,
     Relu,
     Relu6,
     Relu6Grad,
@@ -1680,6 +1691,316 @@ class NnOps:
         """
         return SoftsignGrad.create(self._scope, gradients, features)
 
+    def conv2d(
+        self,
+        input: Operand[TN] | TensorValue,
+        filter: Operand[TN] | TensorValue,
+        strides: Sequence[int],
+        padding: str,
+        *options: Conv2d.Options,
+        useCudnnOnGpu: bool | None = None,
+        explicitPaddings: Sequence[int] | None = None,
+        dataFormat: str | None = None,
+        dilations: Sequence[int] | None = None,
+    ) -> Conv2d[TN]:
+        """Computes a 2-D convolution given 4-D `input` and `filter` tensors.
+
+        Args:
+            input: a 4-D tensor in the layout of ``data_format``.
+            filter: a 4-D tensor ``[filter_height, filter_width, in_channels, out_channels]``.
+            strides: the stride of the sliding window for each dimension of the input, in the order
+                of ``data_format``; 1 for the batch and the depth.
+            padding: the padding algorithm: "SAME", "VALID" or "EXPLICIT".
+            options: carries optional attribute values (``Conv2d.useCudnnOnGpu(...)``,
+                ``Conv2d.explicitPaddings(...)``, ``Conv2d.dataFormat(...)``,
+                ``Conv2d.dilations(...)``).
+            useCudnnOnGpu: accepted for TensorFlow's sake; tfops' backends choose their own
+                algorithms (the same as the option).
+            explicitPaddings: with "EXPLICIT" padding, the padding before and after each dimension,
+                8 values in the order of ``data_format`` (0 for the batch and the depth); empty
+                otherwise (the same as the option).
+            dataFormat: the layout of the input and output: "NHWC" (batch, height, width, channels)
+                or "NCHW" (the same as the option).
+            dilations: the dilation factor for each dimension of the input, in the order of
+                ``data_format``; a factor k > 1 skips k - 1 cells between filter elements; 1 for the
+                batch and the depth (the same as the option).
+
+        Returns:
+            a new instance of Conv2d.
+        """
+        return Conv2d.create(
+            self._scope,
+            input,
+            filter,
+            strides,
+            padding,
+            *options,
+            useCudnnOnGpu=useCudnnOnGpu,
+            explicitPaddings=explicitPaddings,
+            dataFormat=dataFormat,
+            dilations=dilations,
+        )
+
+    def conv2dBackpropInput(
+        self,
+        input_sizes: Operand[TInt32] | TensorValue,
+        filter: Operand[TN] | TensorValue,
+        out_backprop: Operand[TN] | TensorValue,
+        strides: Sequence[int],
+        padding: str,
+        *options: Conv2dBackpropInput.Options,
+        useCudnnOnGpu: bool | None = None,
+        explicitPaddings: Sequence[int] | None = None,
+        dataFormat: str | None = None,
+        dilations: Sequence[int] | None = None,
+    ) -> Conv2dBackpropInput[TN]:
+        """Computes the gradients of convolution with respect to the input.
+
+        Args:
+            input_sizes: the shape of the convolution's input, a vector of 4 (or 2) int32.
+            filter: the convolution's filter, ``[filter_height, filter_width, in_channels,
+                out_channels]``.
+            out_backprop: the gradient of the convolution's output, 4-D in the layout of
+                ``data_format``.
+            strides: the stride of the sliding window for each dimension of the input, in the order
+                of ``data_format``; 1 for the batch and the depth.
+            padding: the padding algorithm: "SAME", "VALID" or "EXPLICIT".
+            options: carries optional attribute values (``Conv2dBackpropInput.useCudnnOnGpu(...)``,
+                ``Conv2dBackpropInput.explicitPaddings(...)``,
+                ``Conv2dBackpropInput.dataFormat(...)``, ``Conv2dBackpropInput.dilations(...)``).
+            useCudnnOnGpu: accepted for TensorFlow's sake; tfops' backends choose their own
+                algorithms (the same as the option).
+            explicitPaddings: with "EXPLICIT" padding, the padding before and after each dimension,
+                8 values in the order of ``data_format`` (0 for the batch and the depth); empty
+                otherwise (the same as the option).
+            dataFormat: the layout of the input and output: "NHWC" (batch, height, width, channels)
+                or "NCHW" (the same as the option).
+            dilations: the dilation factor for each dimension of the input, in the order of
+                ``data_format``; a factor k > 1 skips k - 1 cells between filter elements; 1 for the
+                batch and the depth (the same as the option).
+
+        Returns:
+            a new instance of Conv2dBackpropInput.
+        """
+        return Conv2dBackpropInput.create(
+            self._scope,
+            input_sizes,
+            filter,
+            out_backprop,
+            strides,
+            padding,
+            *options,
+            useCudnnOnGpu=useCudnnOnGpu,
+            explicitPaddings=explicitPaddings,
+            dataFormat=dataFormat,
+            dilations=dilations,
+        )
+
+    def conv2dBackpropFilter(
+        self,
+        input: Operand[TF] | TensorValue,
+        filter_sizes: Operand[TInt32] | TensorValue,
+        out_backprop: Operand[TF] | TensorValue,
+        strides: Sequence[int],
+        padding: str,
+        *options: Conv2dBackpropFilter.Options,
+        useCudnnOnGpu: bool | None = None,
+        explicitPaddings: Sequence[int] | None = None,
+        dataFormat: str | None = None,
+        dilations: Sequence[int] | None = None,
+    ) -> Conv2dBackpropFilter[TF]:
+        """Computes the gradients of convolution with respect to the filter.
+
+        Args:
+            input: the convolution's input, 4-D in the layout of ``data_format``.
+            filter_sizes: the shape of the filter, ``[filter_height, filter_width, in_channels,
+                out_channels]``, 4 int32.
+            out_backprop: the gradient of the convolution's output, 4-D in the layout of
+                ``data_format``.
+            strides: the stride of the sliding window for each dimension of the input, in the order
+                of ``data_format``; 1 for the batch and the depth.
+            padding: the padding algorithm: "SAME", "VALID" or "EXPLICIT".
+            options: carries optional attribute values (``Conv2dBackpropFilter.useCudnnOnGpu(...)``,
+                ``Conv2dBackpropFilter.explicitPaddings(...)``,
+                ``Conv2dBackpropFilter.dataFormat(...)``, ``Conv2dBackpropFilter.dilations(...)``).
+            useCudnnOnGpu: accepted for TensorFlow's sake; tfops' backends choose their own
+                algorithms (the same as the option).
+            explicitPaddings: with "EXPLICIT" padding, the padding before and after each dimension,
+                8 values in the order of ``data_format`` (0 for the batch and the depth); empty
+                otherwise (the same as the option).
+            dataFormat: the layout of the input and output: "NHWC" (batch, height, width, channels)
+                or "NCHW" (the same as the option).
+            dilations: the dilation factor for each dimension of the input, in the order of
+                ``data_format``; a factor k > 1 skips k - 1 cells between filter elements; 1 for the
+                batch and the depth (the same as the option).
+
+        Returns:
+            a new instance of Conv2dBackpropFilter.
+        """
+        return Conv2dBackpropFilter.create(
+            self._scope,
+            input,
+            filter_sizes,
+            out_backprop,
+            strides,
+            padding,
+            *options,
+            useCudnnOnGpu=useCudnnOnGpu,
+            explicitPaddings=explicitPaddings,
+            dataFormat=dataFormat,
+            dilations=dilations,
+        )
+
+    def depthwiseConv2dNative(
+        self,
+        input: Operand[TF] | TensorValue,
+        filter: Operand[TF] | TensorValue,
+        strides: Sequence[int],
+        padding: str,
+        *options: DepthwiseConv2dNative.Options,
+        explicitPaddings: Sequence[int] | None = None,
+        dataFormat: str | None = None,
+        dilations: Sequence[int] | None = None,
+    ) -> DepthwiseConv2dNative[TF]:
+        """Computes a 2-D depthwise convolution given 4-D `input` and `filter` tensors.
+
+        Args:
+            input: a 4-D tensor in the layout of ``data_format``.
+            filter: the filter, ``[filter_height, filter_width, in_channels, channel_multiplier]``.
+            strides: the stride of the sliding window for each dimension of the input, in the order
+                of ``data_format``; 1 for the batch and the depth.
+            padding: the padding algorithm: "SAME", "VALID" or "EXPLICIT".
+            options: carries optional attribute values
+                (``DepthwiseConv2dNative.explicitPaddings(...)``,
+                ``DepthwiseConv2dNative.dataFormat(...)``,
+                ``DepthwiseConv2dNative.dilations(...)``).
+            explicitPaddings: with "EXPLICIT" padding, the padding before and after each dimension,
+                8 values in the order of ``data_format`` (0 for the batch and the depth); empty
+                otherwise (the same as the option).
+            dataFormat: the layout of the input and output: "NHWC" (batch, height, width, channels)
+                or "NCHW" (the same as the option).
+            dilations: the dilation factor for each dimension of the input, in the order of
+                ``data_format``; a factor k > 1 skips k - 1 cells between filter elements; 1 for the
+                batch and the depth (the same as the option).
+
+        Returns:
+            a new instance of DepthwiseConv2dNative.
+        """
+        return DepthwiseConv2dNative.create(
+            self._scope,
+            input,
+            filter,
+            strides,
+            padding,
+            *options,
+            explicitPaddings=explicitPaddings,
+            dataFormat=dataFormat,
+            dilations=dilations,
+        )
+
+    def depthwiseConv2dNativeBackpropInput(
+        self,
+        input_sizes: Operand[TInt32] | TensorValue,
+        filter: Operand[TF] | TensorValue,
+        out_backprop: Operand[TF] | TensorValue,
+        strides: Sequence[int],
+        padding: str,
+        *options: DepthwiseConv2dNativeBackpropInput.Options,
+        explicitPaddings: Sequence[int] | None = None,
+        dataFormat: str | None = None,
+        dilations: Sequence[int] | None = None,
+    ) -> DepthwiseConv2dNativeBackpropInput[TF]:
+        """Computes the gradients of depthwise convolution with respect to the input.
+
+        Args:
+            input_sizes: the shape of the convolution's input, 4 int32.
+            filter: the filter, ``[filter_height, filter_width, in_channels, channel_multiplier]``.
+            out_backprop: the gradient of the convolution's output, 4-D in the layout of
+                ``data_format``.
+            strides: the stride of the sliding window for each dimension of the input, in the order
+                of ``data_format``; 1 for the batch and the depth.
+            padding: the padding algorithm: "SAME", "VALID" or "EXPLICIT".
+            options: carries optional attribute values
+                (``DepthwiseConv2dNativeBackpropInput.explicitPaddings(...)``,
+                ``DepthwiseConv2dNativeBackpropInput.dataFormat(...)``,
+                ``DepthwiseConv2dNativeBackpropInput.dilations(...)``).
+            explicitPaddings: with "EXPLICIT" padding, the padding before and after each dimension,
+                8 values in the order of ``data_format`` (0 for the batch and the depth); empty
+                otherwise (the same as the option).
+            dataFormat: the layout of the input and output: "NHWC" (batch, height, width, channels)
+                or "NCHW" (the same as the option).
+            dilations: the dilation factor for each dimension of the input, in the order of
+                ``data_format``; a factor k > 1 skips k - 1 cells between filter elements; 1 for the
+                batch and the depth (the same as the option).
+
+        Returns:
+            a new instance of DepthwiseConv2dNativeBackpropInput.
+        """
+        return DepthwiseConv2dNativeBackpropInput.create(
+            self._scope,
+            input_sizes,
+            filter,
+            out_backprop,
+            strides,
+            padding,
+            *options,
+            explicitPaddings=explicitPaddings,
+            dataFormat=dataFormat,
+            dilations=dilations,
+        )
+
+    def depthwiseConv2dNativeBackpropFilter(
+        self,
+        input: Operand[TF] | TensorValue,
+        filter_sizes: Operand[TInt32] | TensorValue,
+        out_backprop: Operand[TF] | TensorValue,
+        strides: Sequence[int],
+        padding: str,
+        *options: DepthwiseConv2dNativeBackpropFilter.Options,
+        explicitPaddings: Sequence[int] | None = None,
+        dataFormat: str | None = None,
+        dilations: Sequence[int] | None = None,
+    ) -> DepthwiseConv2dNativeBackpropFilter[TF]:
+        """Computes the gradients of depthwise convolution with respect to the filter.
+
+        Args:
+            input: the convolution's input, 4-D in the layout of ``data_format``.
+            filter_sizes: the shape of the filter, ``[filter_height, filter_width, in_channels,
+                channel_multiplier]``, 4 int32.
+            out_backprop: the gradient of the convolution's output, 4-D in the layout of
+                ``data_format``.
+            strides: the stride of the sliding window for each dimension of the input, in the order
+                of ``data_format``; 1 for the batch and the depth.
+            padding: the padding algorithm: "SAME", "VALID" or "EXPLICIT".
+            options: carries optional attribute values
+                (``DepthwiseConv2dNativeBackpropFilter.explicitPaddings(...)``,
+                ``DepthwiseConv2dNativeBackpropFilter.dataFormat(...)``,
+                ``DepthwiseConv2dNativeBackpropFilter.dilations(...)``).
+            explicitPaddings: with "EXPLICIT" padding, the padding before and after each dimension,
+                8 values in the order of ``data_format`` (0 for the batch and the depth); empty
+                otherwise (the same as the option).
+            dataFormat: the layout of the input and output: "NHWC" (batch, height, width, channels)
+                or "NCHW" (the same as the option).
+            dilations: the dilation factor for each dimension of the input, in the order of
+                ``data_format``; a factor k > 1 skips k - 1 cells between filter elements; 1 for the
+                batch and the depth (the same as the option).
+
+        Returns:
+            a new instance of DepthwiseConv2dNativeBackpropFilter.
+        """
+        return DepthwiseConv2dNativeBackpropFilter.create(
+            self._scope,
+            input,
+            filter_sizes,
+            out_backprop,
+            strides,
+            padding,
+            *options,
+            explicitPaddings=explicitPaddings,
+            dataFormat=dataFormat,
+            dilations=dilations,
+        )
+
     def softmax(self, logits: Operand[TF] | TensorValue) -> Softmax[TF]:
         """Computes softmax activations.
 
@@ -1912,6 +2233,184 @@ class NnOps:
             bias=bias,
             alpha=alpha,
             beta=beta,
+        )
+
+    def maxPool(
+        self,
+        input: Operand[TN] | TensorValue,
+        ksize: Operand[TInt32] | TensorValue,
+        strides: Operand[TInt32] | TensorValue,
+        padding: str,
+        *options: MaxPool.Options,
+        dataFormat: str | None = None,
+    ) -> MaxPool[TN]:
+        """Performs max pooling on the input.
+
+        Args:
+            input: a 4-D tensor in the layout of ``data_format``.
+            ksize: the size of the window for each dimension of the input, 4 int32 in the order of
+                ``data_format``; 1 for the batch and the depth.
+            strides: the stride of the sliding window for each dimension of the input, 4 int32 in
+                the order of ``data_format``.
+            padding: the padding algorithm: "SAME" or "VALID".
+            options: carries optional attribute values (``MaxPool.dataFormat(...)``).
+            dataFormat: the layout of the input and output: "NHWC" (batch, height, width, channels)
+                or "NCHW" (the same as the option).
+
+        Returns:
+            a new instance of MaxPool.
+        """
+        return MaxPool.create(
+            self._scope, input, ksize, strides, padding, *options, dataFormat=dataFormat
+        )
+
+    def maxPoolGrad(
+        self,
+        orig_input: Operand[TN] | TensorValue,
+        orig_output: Operand[TN] | TensorValue,
+        grad: Operand[TN] | TensorValue,
+        ksize: Operand[TInt32] | TensorValue,
+        strides: Operand[TInt32] | TensorValue,
+        padding: str,
+        *options: MaxPoolGrad.Options,
+        dataFormat: str | None = None,
+    ) -> MaxPoolGrad[TN]:
+        """Computes gradients of the maxpooling function.
+
+        Args:
+            orig_input: the input of the max pooling.
+            orig_output: the output of the max pooling.
+            grad: the gradient of the pooling's output, of its shape.
+            ksize: the size of the window for each dimension of the input, 4 int32 in the order of
+                ``data_format``; 1 for the batch and the depth.
+            strides: the stride of the sliding window for each dimension of the input, 4 int32 in
+                the order of ``data_format``.
+            padding: the padding algorithm: "SAME" or "VALID".
+            options: carries optional attribute values (``MaxPoolGrad.dataFormat(...)``).
+            dataFormat: the layout of the input and output: "NHWC" (batch, height, width, channels)
+                or "NCHW" (the same as the option).
+
+        Returns:
+            a new instance of MaxPoolGrad.
+        """
+        return MaxPoolGrad.create(
+            self._scope,
+            orig_input,
+            orig_output,
+            grad,
+            ksize,
+            strides,
+            padding,
+            *options,
+            dataFormat=dataFormat,
+        )
+
+    def maxPoolGradGrad(
+        self,
+        orig_input: Operand[TN] | TensorValue,
+        orig_output: Operand[TN] | TensorValue,
+        grad: Operand[TN] | TensorValue,
+        ksize: Operand[TInt32] | TensorValue,
+        strides: Operand[TInt32] | TensorValue,
+        padding: str,
+        *options: MaxPoolGradGrad.Options,
+        dataFormat: str | None = None,
+    ) -> MaxPoolGradGrad[TN]:
+        """Computes second-order gradients of the maxpooling function.
+
+        Args:
+            orig_input: the input of the max pooling.
+            orig_output: the output of the max pooling.
+            grad: the gradient of the pooling's input, of its shape.
+            ksize: the size of the window for each dimension of the input, 4 int32 in the order of
+                ``data_format``; 1 for the batch and the depth.
+            strides: the stride of the sliding window for each dimension of the input, 4 int32 in
+                the order of ``data_format``.
+            padding: the padding algorithm: "SAME" or "VALID".
+            options: carries optional attribute values (``MaxPoolGradGrad.dataFormat(...)``).
+            dataFormat: the layout of the input and output: "NHWC" (batch, height, width, channels)
+                or "NCHW" (the same as the option).
+
+        Returns:
+            a new instance of MaxPoolGradGrad.
+        """
+        return MaxPoolGradGrad.create(
+            self._scope,
+            orig_input,
+            orig_output,
+            grad,
+            ksize,
+            strides,
+            padding,
+            *options,
+            dataFormat=dataFormat,
+        )
+
+    def avgPool(
+        self,
+        value: Operand[TF] | TensorValue,
+        ksize: Sequence[int],
+        strides: Sequence[int],
+        padding: str,
+        *options: AvgPool.Options,
+        dataFormat: str | None = None,
+    ) -> AvgPool[TF]:
+        """Performs average pooling on the input.
+
+        Args:
+            value: a 4-D tensor in the layout of ``data_format``.
+            ksize: the size of the window for each dimension of the input, in the order of
+                ``data_format``; 1 for the batch and the depth.
+            strides: the stride of the sliding window for each dimension of the input, in the order
+                of ``data_format``; 1 for the batch and the depth.
+            padding: the padding algorithm: "SAME" or "VALID".
+            options: carries optional attribute values (``AvgPool.dataFormat(...)``).
+            dataFormat: the layout of the input and output: "NHWC" (batch, height, width, channels)
+                or "NCHW" (the same as the option).
+
+        Returns:
+            a new instance of AvgPool.
+        """
+        return AvgPool.create(
+            self._scope, value, ksize, strides, padding, *options, dataFormat=dataFormat
+        )
+
+    def avgPoolGrad(
+        self,
+        orig_input_shape: Operand[TInt32] | TensorValue,
+        grad: Operand[TF] | TensorValue,
+        ksize: Sequence[int],
+        strides: Sequence[int],
+        padding: str,
+        *options: AvgPoolGrad.Options,
+        dataFormat: str | None = None,
+    ) -> AvgPoolGrad[TF]:
+        """Computes gradients of the average pooling function.
+
+        Args:
+            orig_input_shape: the shape of the pooling's input, 4 int32.
+            grad: the gradient of the pooling's output, 4-D in the layout of ``data_format``.
+            ksize: the size of the window for each dimension of the input, in the order of
+                ``data_format``; 1 for the batch and the depth.
+            strides: the stride of the sliding window for each dimension of the input, in the order
+                of ``data_format``; 1 for the batch and the depth.
+            padding: the padding algorithm: "SAME" or "VALID".
+            options: carries optional attribute values (``AvgPoolGrad.dataFormat(...)``).
+            dataFormat: the layout of the input and output: "NHWC" (batch, height, width, channels)
+                or "NCHW" (the same as the option).
+
+        Returns:
+            a new instance of AvgPoolGrad.
+        """
+        return AvgPoolGrad.create(
+            self._scope,
+            orig_input_shape,
+            grad,
+            ksize,
+            strides,
+            padding,
+            *options,
+            dataFormat=dataFormat,
         )
 
     def topK(

@@ -3,9 +3,11 @@
 """The nn ops.
 
 Relu, Relu6, Elu, ReluGrad, Relu6Grad, EluGrad, BiasAdd, BiasAddGrad, LeakyRelu, LeakyReluGrad,
-Selu, SeluGrad, Softsign, SoftsignGrad, Softmax, LogSoftmax, SoftmaxCrossEntropyWithLogits,
-SparseSoftmaxCrossEntropyWithLogits, L2Loss, FusedBatchNorm, FusedBatchNormGrad,
-LocalResponseNormalization, LocalResponseNormalizationGrad, TopK, InTopK.
+Selu, SeluGrad, Softsign, SoftsignGrad, Conv2d, Conv2dBackpropInput, Conv2dBackpropFilter,
+DepthwiseConv2dNative, DepthwiseConv2dNativeBackpropInput, DepthwiseConv2dNativeBackpropFilter,
+Softmax, LogSoftmax, SoftmaxCrossEntropyWithLogits, SparseSoftmaxCrossEntropyWithLogits, L2Loss,
+FusedBatchNorm, FusedBatchNormGrad, LocalResponseNormalization, LocalResponseNormalizationGrad,
+MaxPool, MaxPoolGrad, MaxPoolGradGrad, AvgPool, AvgPoolGrad, TopK, InTopK.
 
 Each class wraps one operation type; ``create`` adds a new operation to a scope's graph.
 The examples assume ``import numpy as np``, ``from tfops import Graph, Ops, Session,
@@ -14,6 +16,7 @@ Shape`` and ``from tfops.types import *``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final, Generic, cast, final
 
 from attrs import frozen
@@ -28,6 +31,7 @@ from tfops.types import (
     TBool,
     TensorValue,
     TFloat32,
+    TInt32,
     TIntegral,
 )
 
@@ -46,6 +50,12 @@ __all__ = [
     "SeluGrad",
     "Softsign",
     "SoftsignGrad",
+    "Conv2d",
+    "Conv2dBackpropInput",
+    "Conv2dBackpropFilter",
+    "DepthwiseConv2dNative",
+    "DepthwiseConv2dNativeBackpropInput",
+    "DepthwiseConv2dNativeBackpropFilter",
     "Softmax",
     "LogSoftmax",
     "SoftmaxCrossEntropyWithLogits",
@@ -55,6 +65,11 @@ __all__ = [
     "FusedBatchNormGrad",
     "LocalResponseNormalization",
     "LocalResponseNormalizationGrad",
+    "MaxPool",
+    "MaxPoolGrad",
+    "MaxPoolGradGrad",
+    "AvgPool",
+    "AvgPoolGrad",
     "TopK",
     "InTopK",
 ]
@@ -820,6 +835,959 @@ class SoftsignGrad(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     def asOutput(self) -> Output[TF_co]:
         """Returns the symbolic handle of the tensor."""
         return self._backprops
+
+
+@final
+class Conv2d(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
+    """Computes a 2-D convolution given 4-D `input` and `filter` tensors.
+
+    With the default NHWC layout, ``input`` is ``[batch, in_height, in_width,
+    in_channels]`` and ``filter`` is ``[filter_height, filter_width, in_channels,
+    out_channels]``; each output pixel is the dot product of the filter with the image
+    patch under it (a cross-correlation, the filter is not flipped):
+    ``output[b, i, j, k] = sum_{di, dj, q} input[b, strides[1] * i + dilations[1] * di,
+    strides[2] * j + dilations[2] * dj, q] * filter[di, dj, q, k]``, the input padded
+    as ``padding`` says. VALID keeps the windows that fit; SAME makes
+    ``ceil(in / stride)`` outputs per dimension, padding with zeros what they need (the
+    odd row or column after); EXPLICIT pads by ``explicit_paddings``. When the input
+    has a multiple of the filter's ``in_channels``, the channels form groups, each
+    convolved with its share of the output channels (a grouped convolution).
+
+    As in TensorFlow, the shape rule refuses a window larger than the padded input,
+    while at run time (shapes not known before) a window that overhangs by less than
+    a stride gives an empty output, as TensorFlow's kernels compute it.
+
+    Differences from TensorFlow: float16 is accumulated in float32 and rounded once;
+    ``use_cudnn_on_gpu`` is accepted and ignored; strides or dilations in the batch or
+    depth dimension are rejected when the op is created (TensorFlow's kernels reject
+    them when run); NCHW runs on every backend (TensorFlow's CPU kernels take NHWC
+    only).
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> x = tf.constant(np.arange(9.0).reshape(1, 3, 3, 1))
+        >>> f = tf.constant(np.ones((2, 2, 1, 1)))
+        >>> y = tf.nn.conv2d(x, f, [1, 1, 1, 1], "VALID")
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [[[[8.0], [12.0]], [[20.0], [24.0]]]]
+    """
+
+    OP_NAME: Final = "Conv2D"
+
+    __slots__ = ("_output",)
+
+    @frozen
+    class Options:
+        """Optional attributes for :class:`Conv2d`."""
+
+        useCudnnOnGpu: bool | None = None
+        explicitPaddings: Sequence[int] | None = None
+        dataFormat: str | None = None
+        dilations: Sequence[int] | None = None
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._output = cast("Output[TN_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        input: Operand[TN] | TensorValue,
+        filter: Operand[TN] | TensorValue,
+        strides: Sequence[int],
+        padding: str,
+        *options: Conv2d.Options,
+        useCudnnOnGpu: bool | None = None,
+        explicitPaddings: Sequence[int] | None = None,
+        dataFormat: str | None = None,
+        dilations: Sequence[int] | None = None,
+    ) -> Conv2d[TN]:
+        """Factory method to create a class wrapping a new Conv2D operation.
+
+        Args:
+            scope: current scope.
+            input: a 4-D tensor in the layout of ``data_format``.
+            filter: a 4-D tensor ``[filter_height, filter_width, in_channels, out_channels]``.
+            strides: the stride of the sliding window for each dimension of the input, in the order
+                of ``data_format``; 1 for the batch and the depth.
+            padding: the padding algorithm: "SAME", "VALID" or "EXPLICIT".
+            options: carries optional attribute values (``Conv2d.useCudnnOnGpu(...)``,
+                ``Conv2d.explicitPaddings(...)``, ``Conv2d.dataFormat(...)``,
+                ``Conv2d.dilations(...)``).
+            useCudnnOnGpu: accepted for TensorFlow's sake; tfops' backends choose their own
+                algorithms (the same as the option).
+            explicitPaddings: with "EXPLICIT" padding, the padding before and after each dimension,
+                8 values in the order of ``data_format`` (0 for the batch and the depth); empty
+                otherwise (the same as the option).
+            dataFormat: the layout of the input and output: "NHWC" (batch, height, width, channels)
+                or "NCHW" (the same as the option).
+            dilations: the dilation factor for each dimension of the input, in the order of
+                ``data_format``; a factor k > 1 skips k - 1 cells between filter elements; 1 for the
+                batch and the depth (the same as the option).
+
+        Returns:
+            a new instance of Conv2d.
+        """
+        operation = build(
+            scope,
+            "Conv2D",
+            (input, filter),
+            {
+                "strides": strides,
+                "padding": padding,
+                "use_cudnn_on_gpu": useCudnnOnGpu,
+                "explicit_paddings": explicitPaddings,
+                "data_format": dataFormat,
+                "dilations": dilations,
+            },
+            options,
+        )
+        return Conv2d(operation)
+
+    @staticmethod
+    def useCudnnOnGpu(useCudnnOnGpu: bool) -> Conv2d.Options:
+        """Sets the ``useCudnnOnGpu`` option.
+
+        Args:
+            useCudnnOnGpu: accepted for TensorFlow's sake; tfops' backends choose their own
+                algorithms.
+
+        Returns:
+            this Options instance.
+        """
+        return Conv2d.Options(useCudnnOnGpu=useCudnnOnGpu)
+
+    @staticmethod
+    def explicitPaddings(explicitPaddings: Sequence[int]) -> Conv2d.Options:
+        """Sets the ``explicitPaddings`` option.
+
+        Args:
+            explicitPaddings: with "EXPLICIT" padding, the padding before and after each dimension,
+                8 values in the order of ``data_format`` (0 for the batch and the depth); empty
+                otherwise.
+
+        Returns:
+            this Options instance.
+        """
+        return Conv2d.Options(explicitPaddings=explicitPaddings)
+
+    @staticmethod
+    def dataFormat(dataFormat: str) -> Conv2d.Options:
+        """Sets the ``dataFormat`` option.
+
+        Args:
+            dataFormat: the layout of the input and output: "NHWC" (batch, height, width, channels)
+                or "NCHW".
+
+        Returns:
+            this Options instance.
+        """
+        return Conv2d.Options(dataFormat=dataFormat)
+
+    @staticmethod
+    def dilations(dilations: Sequence[int]) -> Conv2d.Options:
+        """Sets the ``dilations`` option.
+
+        Args:
+            dilations: the dilation factor for each dimension of the input, in the order of
+                ``data_format``; a factor k > 1 skips k - 1 cells between filter elements; 1 for the
+                batch and the depth.
+
+        Returns:
+            this Options instance.
+        """
+        return Conv2d.Options(dilations=dilations)
+
+    def output(self) -> Output[TN_co]:
+        """Returns a 4-D tensor in the layout of ``data_format``."""
+        return self._output
+
+    def asOutput(self) -> Output[TN_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._output
+
+
+@final
+class Conv2dBackpropInput(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
+    """Computes the gradients of convolution with respect to the input.
+
+    The gradient of Conv2D for its ``input``: ``out_backprop``, the gradient of the
+    convolution's output, is spread back over the input positions each output read,
+    weighted by the filter (a transposed convolution). The attributes are those of
+    the forward convolution. ``input_sizes`` is the input's shape: 4 values in the
+    order of ``data_format``, or the 2 spatial ones (the batch then comes from
+    ``out_backprop`` and the depth from the filter). Input positions no window read
+    (rows and columns VALID leaves over) get 0.
+
+    Differences from TensorFlow: dilations, groups and NCHW are computed on every
+    backend (TensorFlow's CPU kernels refuse them here; its XLA and GPU kernels take
+    them); float16 is accumulated in float32.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> f = tf.constant(np.ones((2, 2, 1, 1)))
+        >>> dy = tf.constant(np.ones((1, 2, 2, 1)))
+        >>> y = tf.nn.conv2dBackpropInput(tf.constant([1, 3, 3, 1]), f, dy, [1, 1, 1, 1], "VALID")
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [[[[1.0], [2.0], [1.0]], [[2.0], [4.0], [2.0]], [[1.0], [2.0], [1.0]]]]
+    """
+
+    OP_NAME: Final = "Conv2DBackpropInput"
+
+    __slots__ = ("_output",)
+
+    @frozen
+    class Options:
+        """Optional attributes for :class:`Conv2dBackpropInput`."""
+
+        useCudnnOnGpu: bool | None = None
+        explicitPaddings: Sequence[int] | None = None
+        dataFormat: str | None = None
+        dilations: Sequence[int] | None = None
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._output = cast("Output[TN_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        input_sizes: Operand[TInt32] | TensorValue,
+        filter: Operand[TN] | TensorValue,
+        out_backprop: Operand[TN] | TensorValue,
+        strides: Sequence[int],
+        padding: str,
+        *options: Conv2dBackpropInput.Options,
+        useCudnnOnGpu: bool | None = None,
+        explicitPaddings: Sequence[int] | None = None,
+        dataFormat: str | None = None,
+        dilations: Sequence[int] | None = None,
+    ) -> Conv2dBackpropInput[TN]:
+        """Factory method to create a class wrapping a new Conv2DBackpropInput operation.
+
+        Args:
+            scope: current scope.
+            input_sizes: the shape of the convolution's input, a vector of 4 (or 2) int32.
+            filter: the convolution's filter, ``[filter_height, filter_width, in_channels,
+                out_channels]``.
+            out_backprop: the gradient of the convolution's output, 4-D in the layout of
+                ``data_format``.
+            strides: the stride of the sliding window for each dimension of the input, in the order
+                of ``data_format``; 1 for the batch and the depth.
+            padding: the padding algorithm: "SAME", "VALID" or "EXPLICIT".
+            options: carries optional attribute values (``Conv2dBackpropInput.useCudnnOnGpu(...)``,
+                ``Conv2dBackpropInput.explicitPaddings(...)``,
+                ``Conv2dBackpropInput.dataFormat(...)``, ``Conv2dBackpropInput.dilations(...)``).
+            useCudnnOnGpu: accepted for TensorFlow's sake; tfops' backends choose their own
+                algorithms (the same as the option).
+            explicitPaddings: with "EXPLICIT" padding, the padding before and after each dimension,
+                8 values in the order of ``data_format`` (0 for the batch and the depth); empty
+                otherwise (the same as the option).
+            dataFormat: the layout of the input and output: "NHWC" (batch, height, width, channels)
+                or "NCHW" (the same as the option).
+            dilations: the dilation factor for each dimension of the input, in the order of
+                ``data_format``; a factor k > 1 skips k - 1 cells between filter elements; 1 for the
+                batch and the depth (the same as the option).
+
+        Returns:
+            a new instance of Conv2dBackpropInput.
+        """
+        operation = build(
+            scope,
+            "Conv2DBackpropInput",
+            (input_sizes, filter, out_backprop),
+            {
+                "strides": strides,
+                "padding": padding,
+                "use_cudnn_on_gpu": useCudnnOnGpu,
+                "explicit_paddings": explicitPaddings,
+                "data_format": dataFormat,
+                "dilations": dilations,
+            },
+            options,
+        )
+        return Conv2dBackpropInput(operation)
+
+    @staticmethod
+    def useCudnnOnGpu(useCudnnOnGpu: bool) -> Conv2dBackpropInput.Options:
+        """Sets the ``useCudnnOnGpu`` option.
+
+        Args:
+            useCudnnOnGpu: accepted for TensorFlow's sake; tfops' backends choose their own
+                algorithms.
+
+        Returns:
+            this Options instance.
+        """
+        return Conv2dBackpropInput.Options(useCudnnOnGpu=useCudnnOnGpu)
+
+    @staticmethod
+    def explicitPaddings(explicitPaddings: Sequence[int]) -> Conv2dBackpropInput.Options:
+        """Sets the ``explicitPaddings`` option.
+
+        Args:
+            explicitPaddings: with "EXPLICIT" padding, the padding before and after each dimension,
+                8 values in the order of ``data_format`` (0 for the batch and the depth); empty
+                otherwise.
+
+        Returns:
+            this Options instance.
+        """
+        return Conv2dBackpropInput.Options(explicitPaddings=explicitPaddings)
+
+    @staticmethod
+    def dataFormat(dataFormat: str) -> Conv2dBackpropInput.Options:
+        """Sets the ``dataFormat`` option.
+
+        Args:
+            dataFormat: the layout of the input and output: "NHWC" (batch, height, width, channels)
+                or "NCHW".
+
+        Returns:
+            this Options instance.
+        """
+        return Conv2dBackpropInput.Options(dataFormat=dataFormat)
+
+    @staticmethod
+    def dilations(dilations: Sequence[int]) -> Conv2dBackpropInput.Options:
+        """Sets the ``dilations`` option.
+
+        Args:
+            dilations: the dilation factor for each dimension of the input, in the order of
+                ``data_format``; a factor k > 1 skips k - 1 cells between filter elements; 1 for the
+                batch and the depth.
+
+        Returns:
+            this Options instance.
+        """
+        return Conv2dBackpropInput.Options(dilations=dilations)
+
+    def output(self) -> Output[TN_co]:
+        """Returns the gradient with respect to the convolution's input, of shape
+        ``input_sizes``."""
+        return self._output
+
+    def asOutput(self) -> Output[TN_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._output
+
+
+@final
+class Conv2dBackpropFilter(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
+    """Computes the gradients of convolution with respect to the filter.
+
+    The gradient of Conv2D for its ``filter``: each filter element's gradient is the
+    sum, over the batch and the output positions, of ``out_backprop`` times the input
+    element that filter element met there. The attributes are those of the forward
+    convolution; ``filter_sizes`` is the filter's shape.
+
+    Differences from TensorFlow: dilations, groups and NCHW are computed on every
+    backend (TensorFlow's CPU kernels refuse them here; its XLA and GPU kernels take
+    them); float16 is accumulated in float32.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> x = tf.constant(np.arange(9.0).reshape(1, 3, 3, 1))
+        >>> dy = tf.constant(np.ones((1, 2, 2, 1)))
+        >>> y = tf.nn.conv2dBackpropFilter(x, tf.constant([2, 2, 1, 1]), dy, [1, 1, 1, 1], "VALID")
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [[[[8.0]], [[12.0]]], [[[20.0]], [[24.0]]]]
+    """
+
+    OP_NAME: Final = "Conv2DBackpropFilter"
+
+    __slots__ = ("_output",)
+
+    @frozen
+    class Options:
+        """Optional attributes for :class:`Conv2dBackpropFilter`."""
+
+        useCudnnOnGpu: bool | None = None
+        explicitPaddings: Sequence[int] | None = None
+        dataFormat: str | None = None
+        dilations: Sequence[int] | None = None
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._output = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        input: Operand[TF] | TensorValue,
+        filter_sizes: Operand[TInt32] | TensorValue,
+        out_backprop: Operand[TF] | TensorValue,
+        strides: Sequence[int],
+        padding: str,
+        *options: Conv2dBackpropFilter.Options,
+        useCudnnOnGpu: bool | None = None,
+        explicitPaddings: Sequence[int] | None = None,
+        dataFormat: str | None = None,
+        dilations: Sequence[int] | None = None,
+    ) -> Conv2dBackpropFilter[TF]:
+        """Factory method to create a class wrapping a new Conv2DBackpropFilter operation.
+
+        Args:
+            scope: current scope.
+            input: the convolution's input, 4-D in the layout of ``data_format``.
+            filter_sizes: the shape of the filter, ``[filter_height, filter_width, in_channels,
+                out_channels]``, 4 int32.
+            out_backprop: the gradient of the convolution's output, 4-D in the layout of
+                ``data_format``.
+            strides: the stride of the sliding window for each dimension of the input, in the order
+                of ``data_format``; 1 for the batch and the depth.
+            padding: the padding algorithm: "SAME", "VALID" or "EXPLICIT".
+            options: carries optional attribute values (``Conv2dBackpropFilter.useCudnnOnGpu(...)``,
+                ``Conv2dBackpropFilter.explicitPaddings(...)``,
+                ``Conv2dBackpropFilter.dataFormat(...)``, ``Conv2dBackpropFilter.dilations(...)``).
+            useCudnnOnGpu: accepted for TensorFlow's sake; tfops' backends choose their own
+                algorithms (the same as the option).
+            explicitPaddings: with "EXPLICIT" padding, the padding before and after each dimension,
+                8 values in the order of ``data_format`` (0 for the batch and the depth); empty
+                otherwise (the same as the option).
+            dataFormat: the layout of the input and output: "NHWC" (batch, height, width, channels)
+                or "NCHW" (the same as the option).
+            dilations: the dilation factor for each dimension of the input, in the order of
+                ``data_format``; a factor k > 1 skips k - 1 cells between filter elements; 1 for the
+                batch and the depth (the same as the option).
+
+        Returns:
+            a new instance of Conv2dBackpropFilter.
+        """
+        operation = build(
+            scope,
+            "Conv2DBackpropFilter",
+            (input, filter_sizes, out_backprop),
+            {
+                "strides": strides,
+                "padding": padding,
+                "use_cudnn_on_gpu": useCudnnOnGpu,
+                "explicit_paddings": explicitPaddings,
+                "data_format": dataFormat,
+                "dilations": dilations,
+            },
+            options,
+        )
+        return Conv2dBackpropFilter(operation)
+
+    @staticmethod
+    def useCudnnOnGpu(useCudnnOnGpu: bool) -> Conv2dBackpropFilter.Options:
+        """Sets the ``useCudnnOnGpu`` option.
+
+        Args:
+            useCudnnOnGpu: accepted for TensorFlow's sake; tfops' backends choose their own
+                algorithms.
+
+        Returns:
+            this Options instance.
+        """
+        return Conv2dBackpropFilter.Options(useCudnnOnGpu=useCudnnOnGpu)
+
+    @staticmethod
+    def explicitPaddings(explicitPaddings: Sequence[int]) -> Conv2dBackpropFilter.Options:
+        """Sets the ``explicitPaddings`` option.
+
+        Args:
+            explicitPaddings: with "EXPLICIT" padding, the padding before and after each dimension,
+                8 values in the order of ``data_format`` (0 for the batch and the depth); empty
+                otherwise.
+
+        Returns:
+            this Options instance.
+        """
+        return Conv2dBackpropFilter.Options(explicitPaddings=explicitPaddings)
+
+    @staticmethod
+    def dataFormat(dataFormat: str) -> Conv2dBackpropFilter.Options:
+        """Sets the ``dataFormat`` option.
+
+        Args:
+            dataFormat: the layout of the input and output: "NHWC" (batch, height, width, channels)
+                or "NCHW".
+
+        Returns:
+            this Options instance.
+        """
+        return Conv2dBackpropFilter.Options(dataFormat=dataFormat)
+
+    @staticmethod
+    def dilations(dilations: Sequence[int]) -> Conv2dBackpropFilter.Options:
+        """Sets the ``dilations`` option.
+
+        Args:
+            dilations: the dilation factor for each dimension of the input, in the order of
+                ``data_format``; a factor k > 1 skips k - 1 cells between filter elements; 1 for the
+                batch and the depth.
+
+        Returns:
+            this Options instance.
+        """
+        return Conv2dBackpropFilter.Options(dilations=dilations)
+
+    def output(self) -> Output[TF_co]:
+        """Returns the gradient with respect to the filter, of shape
+        ``filter_sizes``."""
+        return self._output
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._output
+
+
+@final
+class DepthwiseConv2dNative(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
+    """Computes a 2-D depthwise convolution given 4-D `input` and `filter` tensors.
+
+    With the default NHWC layout, ``input`` is ``[batch, in_height, in_width,
+    in_channels]`` and ``filter`` is ``[filter_height, filter_width, in_channels,
+    channel_multiplier]``: each input channel is convolved with its own
+    ``channel_multiplier`` filters, and the output has ``in_channels *
+    channel_multiplier`` channels, those of input channel ``k`` at ``k *
+    channel_multiplier + q``:
+    ``output[b, i, j, k * channel_multiplier + q] = sum_{di, dj} input[b, strides[1] *
+    i + dilations[1] * di, strides[2] * j + dilations[2] * dj, k] * filter[di, dj, k,
+    q]``, the input padded as ``padding`` says (as Conv2D).
+
+    Differences from TensorFlow: float16 is accumulated in float32 and rounded once; NCHW
+    and
+    dilations are computed on every backend, as TensorFlow's XLA kernels compute them
+    (TensorFlow's CPU kernels take NHWC only, refuse dilations in DepthwiseConv2dNative and
+    ignore them in its gradient ops, whose results are then those of an undilated
+    convolution); strides or dilations in the batch or depth dimension are rejected when the
+    op is created.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> x = tf.constant(np.arange(8.0).reshape(1, 2, 2, 2))
+        >>> f = tf.constant(np.array([1.0, 10.0, 2.0, 20.0]).reshape(1, 1, 2, 2))
+        >>> y = tf.nn.depthwiseConv2dNative(x, f, [1, 1, 1, 1], "VALID")
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [[[[0.0, 0.0, 2.0, 20.0], [2.0, 20.0, 6.0, 60.0]],
+         [[4.0, 40.0, 10.0, 100.0], [6.0, 60.0, 14.0, 140.0]]]]
+    """
+
+    OP_NAME: Final = "DepthwiseConv2dNative"
+
+    __slots__ = ("_output",)
+
+    @frozen
+    class Options:
+        """Optional attributes for :class:`DepthwiseConv2dNative`."""
+
+        explicitPaddings: Sequence[int] | None = None
+        dataFormat: str | None = None
+        dilations: Sequence[int] | None = None
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._output = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        input: Operand[TF] | TensorValue,
+        filter: Operand[TF] | TensorValue,
+        strides: Sequence[int],
+        padding: str,
+        *options: DepthwiseConv2dNative.Options,
+        explicitPaddings: Sequence[int] | None = None,
+        dataFormat: str | None = None,
+        dilations: Sequence[int] | None = None,
+    ) -> DepthwiseConv2dNative[TF]:
+        """Factory method to create a class wrapping a new DepthwiseConv2dNative operation.
+
+        Args:
+            scope: current scope.
+            input: a 4-D tensor in the layout of ``data_format``.
+            filter: the filter, ``[filter_height, filter_width, in_channels, channel_multiplier]``.
+            strides: the stride of the sliding window for each dimension of the input, in the order
+                of ``data_format``; 1 for the batch and the depth.
+            padding: the padding algorithm: "SAME", "VALID" or "EXPLICIT".
+            options: carries optional attribute values
+                (``DepthwiseConv2dNative.explicitPaddings(...)``,
+                ``DepthwiseConv2dNative.dataFormat(...)``,
+                ``DepthwiseConv2dNative.dilations(...)``).
+            explicitPaddings: with "EXPLICIT" padding, the padding before and after each dimension,
+                8 values in the order of ``data_format`` (0 for the batch and the depth); empty
+                otherwise (the same as the option).
+            dataFormat: the layout of the input and output: "NHWC" (batch, height, width, channels)
+                or "NCHW" (the same as the option).
+            dilations: the dilation factor for each dimension of the input, in the order of
+                ``data_format``; a factor k > 1 skips k - 1 cells between filter elements; 1 for the
+                batch and the depth (the same as the option).
+
+        Returns:
+            a new instance of DepthwiseConv2dNative.
+        """
+        operation = build(
+            scope,
+            "DepthwiseConv2dNative",
+            (input, filter),
+            {
+                "strides": strides,
+                "padding": padding,
+                "explicit_paddings": explicitPaddings,
+                "data_format": dataFormat,
+                "dilations": dilations,
+            },
+            options,
+        )
+        return DepthwiseConv2dNative(operation)
+
+    @staticmethod
+    def explicitPaddings(explicitPaddings: Sequence[int]) -> DepthwiseConv2dNative.Options:
+        """Sets the ``explicitPaddings`` option.
+
+        Args:
+            explicitPaddings: with "EXPLICIT" padding, the padding before and after each dimension,
+                8 values in the order of ``data_format`` (0 for the batch and the depth); empty
+                otherwise.
+
+        Returns:
+            this Options instance.
+        """
+        return DepthwiseConv2dNative.Options(explicitPaddings=explicitPaddings)
+
+    @staticmethod
+    def dataFormat(dataFormat: str) -> DepthwiseConv2dNative.Options:
+        """Sets the ``dataFormat`` option.
+
+        Args:
+            dataFormat: the layout of the input and output: "NHWC" (batch, height, width, channels)
+                or "NCHW".
+
+        Returns:
+            this Options instance.
+        """
+        return DepthwiseConv2dNative.Options(dataFormat=dataFormat)
+
+    @staticmethod
+    def dilations(dilations: Sequence[int]) -> DepthwiseConv2dNative.Options:
+        """Sets the ``dilations`` option.
+
+        Args:
+            dilations: the dilation factor for each dimension of the input, in the order of
+                ``data_format``; a factor k > 1 skips k - 1 cells between filter elements; 1 for the
+                batch and the depth.
+
+        Returns:
+            this Options instance.
+        """
+        return DepthwiseConv2dNative.Options(dilations=dilations)
+
+    def output(self) -> Output[TF_co]:
+        """Returns a 4-D tensor in the layout of ``data_format``."""
+        return self._output
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._output
+
+
+@final
+class DepthwiseConv2dNativeBackpropInput(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
+    """Computes the gradients of depthwise convolution with respect to the input.
+
+    The gradient of DepthwiseConv2dNative for its ``input``: ``out_backprop`` spread
+    back over the input positions each output read, weighted by the filter. The
+    attributes are those of the forward convolution; ``input_sizes`` is the input's
+    shape, 4 values in the order of ``data_format``.
+
+    Differences from TensorFlow: float16 is accumulated in float32 and rounded once; NCHW
+    and
+    dilations are computed on every backend, as TensorFlow's XLA kernels compute them
+    (TensorFlow's CPU kernels take NHWC only, refuse dilations in DepthwiseConv2dNative and
+    ignore them in its gradient ops, whose results are then those of an undilated
+    convolution); strides or dilations in the batch or depth dimension are rejected when the
+    op is created.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> f = tf.constant(np.array([1.0, 10.0]).reshape(1, 1, 1, 2))
+        >>> dy = tf.constant(np.ones((1, 2, 2, 2)))
+        >>> sizes = tf.constant([1, 2, 2, 1])
+        >>> y = tf.nn.depthwiseConv2dNativeBackpropInput(sizes, f, dy, [1, 1, 1, 1], "VALID")
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [[[[11.0], [11.0]], [[11.0], [11.0]]]]
+    """
+
+    OP_NAME: Final = "DepthwiseConv2dNativeBackpropInput"
+
+    __slots__ = ("_output",)
+
+    @frozen
+    class Options:
+        """Optional attributes for :class:`DepthwiseConv2dNativeBackpropInput`."""
+
+        explicitPaddings: Sequence[int] | None = None
+        dataFormat: str | None = None
+        dilations: Sequence[int] | None = None
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._output = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        input_sizes: Operand[TInt32] | TensorValue,
+        filter: Operand[TF] | TensorValue,
+        out_backprop: Operand[TF] | TensorValue,
+        strides: Sequence[int],
+        padding: str,
+        *options: DepthwiseConv2dNativeBackpropInput.Options,
+        explicitPaddings: Sequence[int] | None = None,
+        dataFormat: str | None = None,
+        dilations: Sequence[int] | None = None,
+    ) -> DepthwiseConv2dNativeBackpropInput[TF]:
+        """Factory method to create a class wrapping a new
+        DepthwiseConv2dNativeBackpropInput operation.
+
+        Args:
+            scope: current scope.
+            input_sizes: the shape of the convolution's input, 4 int32.
+            filter: the filter, ``[filter_height, filter_width, in_channels, channel_multiplier]``.
+            out_backprop: the gradient of the convolution's output, 4-D in the layout of
+                ``data_format``.
+            strides: the stride of the sliding window for each dimension of the input, in the order
+                of ``data_format``; 1 for the batch and the depth.
+            padding: the padding algorithm: "SAME", "VALID" or "EXPLICIT".
+            options: carries optional attribute values
+                (``DepthwiseConv2dNativeBackpropInput.explicitPaddings(...)``,
+                ``DepthwiseConv2dNativeBackpropInput.dataFormat(...)``,
+                ``DepthwiseConv2dNativeBackpropInput.dilations(...)``).
+            explicitPaddings: with "EXPLICIT" padding, the padding before and after each dimension,
+                8 values in the order of ``data_format`` (0 for the batch and the depth); empty
+                otherwise (the same as the option).
+            dataFormat: the layout of the input and output: "NHWC" (batch, height, width, channels)
+                or "NCHW" (the same as the option).
+            dilations: the dilation factor for each dimension of the input, in the order of
+                ``data_format``; a factor k > 1 skips k - 1 cells between filter elements; 1 for the
+                batch and the depth (the same as the option).
+
+        Returns:
+            a new instance of DepthwiseConv2dNativeBackpropInput.
+        """
+        operation = build(
+            scope,
+            "DepthwiseConv2dNativeBackpropInput",
+            (input_sizes, filter, out_backprop),
+            {
+                "strides": strides,
+                "padding": padding,
+                "explicit_paddings": explicitPaddings,
+                "data_format": dataFormat,
+                "dilations": dilations,
+            },
+            options,
+        )
+        return DepthwiseConv2dNativeBackpropInput(operation)
+
+    @staticmethod
+    def explicitPaddings(
+        explicitPaddings: Sequence[int],
+    ) -> DepthwiseConv2dNativeBackpropInput.Options:
+        """Sets the ``explicitPaddings`` option.
+
+        Args:
+            explicitPaddings: with "EXPLICIT" padding, the padding before and after each dimension,
+                8 values in the order of ``data_format`` (0 for the batch and the depth); empty
+                otherwise.
+
+        Returns:
+            this Options instance.
+        """
+        return DepthwiseConv2dNativeBackpropInput.Options(explicitPaddings=explicitPaddings)
+
+    @staticmethod
+    def dataFormat(dataFormat: str) -> DepthwiseConv2dNativeBackpropInput.Options:
+        """Sets the ``dataFormat`` option.
+
+        Args:
+            dataFormat: the layout of the input and output: "NHWC" (batch, height, width, channels)
+                or "NCHW".
+
+        Returns:
+            this Options instance.
+        """
+        return DepthwiseConv2dNativeBackpropInput.Options(dataFormat=dataFormat)
+
+    @staticmethod
+    def dilations(dilations: Sequence[int]) -> DepthwiseConv2dNativeBackpropInput.Options:
+        """Sets the ``dilations`` option.
+
+        Args:
+            dilations: the dilation factor for each dimension of the input, in the order of
+                ``data_format``; a factor k > 1 skips k - 1 cells between filter elements; 1 for the
+                batch and the depth.
+
+        Returns:
+            this Options instance.
+        """
+        return DepthwiseConv2dNativeBackpropInput.Options(dilations=dilations)
+
+    def output(self) -> Output[TF_co]:
+        """Returns the gradient with respect to the convolution's input, of shape
+        ``input_sizes``."""
+        return self._output
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._output
+
+
+@final
+class DepthwiseConv2dNativeBackpropFilter(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
+    """Computes the gradients of depthwise convolution with respect to the filter.
+
+    The gradient of DepthwiseConv2dNative for its ``filter``: each filter element's
+    gradient is the sum, over the batch and the output positions, of
+    ``out_backprop`` times the input element that filter element met there. The
+    attributes are those of the forward convolution; ``filter_sizes`` is the
+    filter's shape.
+
+    Differences from TensorFlow: float16 is accumulated in float32 and rounded once; NCHW
+    and
+    dilations are computed on every backend, as TensorFlow's XLA kernels compute them
+    (TensorFlow's CPU kernels take NHWC only, refuse dilations in DepthwiseConv2dNative and
+    ignore them in its gradient ops, whose results are then those of an undilated
+    convolution); strides or dilations in the batch or depth dimension are rejected when the
+    op is created.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> x = tf.constant(np.arange(4.0).reshape(1, 2, 2, 1))
+        >>> dy = tf.constant(np.ones((1, 2, 2, 2)))
+        >>> sizes = tf.constant([1, 1, 1, 2])
+        >>> y = tf.nn.depthwiseConv2dNativeBackpropFilter(x, sizes, dy, [1, 1, 1, 1], "VALID")
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [[[[6.0, 6.0]]]]
+    """
+
+    OP_NAME: Final = "DepthwiseConv2dNativeBackpropFilter"
+
+    __slots__ = ("_output",)
+
+    @frozen
+    class Options:
+        """Optional attributes for :class:`DepthwiseConv2dNativeBackpropFilter`."""
+
+        explicitPaddings: Sequence[int] | None = None
+        dataFormat: str | None = None
+        dilations: Sequence[int] | None = None
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._output = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        input: Operand[TF] | TensorValue,
+        filter_sizes: Operand[TInt32] | TensorValue,
+        out_backprop: Operand[TF] | TensorValue,
+        strides: Sequence[int],
+        padding: str,
+        *options: DepthwiseConv2dNativeBackpropFilter.Options,
+        explicitPaddings: Sequence[int] | None = None,
+        dataFormat: str | None = None,
+        dilations: Sequence[int] | None = None,
+    ) -> DepthwiseConv2dNativeBackpropFilter[TF]:
+        """Factory method to create a class wrapping a new
+        DepthwiseConv2dNativeBackpropFilter operation.
+
+        Args:
+            scope: current scope.
+            input: the convolution's input, 4-D in the layout of ``data_format``.
+            filter_sizes: the shape of the filter, ``[filter_height, filter_width, in_channels,
+                channel_multiplier]``, 4 int32.
+            out_backprop: the gradient of the convolution's output, 4-D in the layout of
+                ``data_format``.
+            strides: the stride of the sliding window for each dimension of the input, in the order
+                of ``data_format``; 1 for the batch and the depth.
+            padding: the padding algorithm: "SAME", "VALID" or "EXPLICIT".
+            options: carries optional attribute values
+                (``DepthwiseConv2dNativeBackpropFilter.explicitPaddings(...)``,
+                ``DepthwiseConv2dNativeBackpropFilter.dataFormat(...)``,
+                ``DepthwiseConv2dNativeBackpropFilter.dilations(...)``).
+            explicitPaddings: with "EXPLICIT" padding, the padding before and after each dimension,
+                8 values in the order of ``data_format`` (0 for the batch and the depth); empty
+                otherwise (the same as the option).
+            dataFormat: the layout of the input and output: "NHWC" (batch, height, width, channels)
+                or "NCHW" (the same as the option).
+            dilations: the dilation factor for each dimension of the input, in the order of
+                ``data_format``; a factor k > 1 skips k - 1 cells between filter elements; 1 for the
+                batch and the depth (the same as the option).
+
+        Returns:
+            a new instance of DepthwiseConv2dNativeBackpropFilter.
+        """
+        operation = build(
+            scope,
+            "DepthwiseConv2dNativeBackpropFilter",
+            (input, filter_sizes, out_backprop),
+            {
+                "strides": strides,
+                "padding": padding,
+                "explicit_paddings": explicitPaddings,
+                "data_format": dataFormat,
+                "dilations": dilations,
+            },
+            options,
+        )
+        return DepthwiseConv2dNativeBackpropFilter(operation)
+
+    @staticmethod
+    def explicitPaddings(
+        explicitPaddings: Sequence[int],
+    ) -> DepthwiseConv2dNativeBackpropFilter.Options:
+        """Sets the ``explicitPaddings`` option.
+
+        Args:
+            explicitPaddings: with "EXPLICIT" padding, the padding before and after each dimension,
+                8 values in the order of ``data_format`` (0 for the batch and the depth); empty
+                otherwise.
+
+        Returns:
+            this Options instance.
+        """
+        return DepthwiseConv2dNativeBackpropFilter.Options(explicitPaddings=explicitPaddings)
+
+    @staticmethod
+    def dataFormat(dataFormat: str) -> DepthwiseConv2dNativeBackpropFilter.Options:
+        """Sets the ``dataFormat`` option.
+
+        Args:
+            dataFormat: the layout of the input and output: "NHWC" (batch, height, width, channels)
+                or "NCHW".
+
+        Returns:
+            this Options instance.
+        """
+        return DepthwiseConv2dNativeBackpropFilter.Options(dataFormat=dataFormat)
+
+    @staticmethod
+    def dilations(dilations: Sequence[int]) -> DepthwiseConv2dNativeBackpropFilter.Options:
+        """Sets the ``dilations`` option.
+
+        Args:
+            dilations: the dilation factor for each dimension of the input, in the order of
+                ``data_format``; a factor k > 1 skips k - 1 cells between filter elements; 1 for the
+                batch and the depth.
+
+        Returns:
+            this Options instance.
+        """
+        return DepthwiseConv2dNativeBackpropFilter.Options(dilations=dilations)
+
+    def output(self) -> Output[TF_co]:
+        """Returns the gradient with respect to the filter, of shape
+        ``filter_sizes``."""
+        return self._output
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._output
 
 
 @final
@@ -1684,6 +2652,501 @@ class LocalResponseNormalizationGrad(PrimitiveOp, Operators[TF_co], Generic[TF_c
 
     def output(self) -> Output[TF_co]:
         """Returns the gradient of LRN's input."""
+        return self._output
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._output
+
+
+@final
+class MaxPool(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
+    """Performs max pooling on the input.
+
+    Each output element is the largest element of its window of ``input``: windows of
+    ``ksize`` moved by ``strides`` over the height and the width. VALID keeps the
+    windows that fit; SAME makes ``ceil(in / stride)`` outputs per dimension, the
+    windows at the border holding fewer elements (padding is never the maximum).
+    ``ksize`` and ``strides`` are tensors: constant ones give a static output shape.
+    As TensorFlow's CPU kernel, the maximum skips NaN and is at least the type's
+    lowest value: a window of NaN and -inf only gives the lowest finite value.
+
+    Differences from TensorFlow: NCHW runs on every backend (TensorFlow's CPU kernels take
+    NHWC only); pooling over the depth dimension (a window or a stride other than 1 there)
+    is
+    refused when the op is created (TensorFlow's CPU MaxPool allows it with a 1 x 1 spatial
+    window).
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> x = tf.constant(np.arange(16.0).reshape(1, 4, 4, 1))
+        >>> k = tf.constant([1, 2, 2, 1])
+        >>> y = tf.nn.maxPool(x, k, k, "VALID")
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [[[[5.0], [7.0]], [[13.0], [15.0]]]]
+    """
+
+    OP_NAME: Final = "MaxPoolV2"
+
+    __slots__ = ("_output",)
+
+    @frozen
+    class Options:
+        """Optional attributes for :class:`MaxPool`."""
+
+        dataFormat: str | None = None
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._output = cast("Output[TN_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        input: Operand[TN] | TensorValue,
+        ksize: Operand[TInt32] | TensorValue,
+        strides: Operand[TInt32] | TensorValue,
+        padding: str,
+        *options: MaxPool.Options,
+        dataFormat: str | None = None,
+    ) -> MaxPool[TN]:
+        """Factory method to create a class wrapping a new MaxPoolV2 operation.
+
+        Args:
+            scope: current scope.
+            input: a 4-D tensor in the layout of ``data_format``.
+            ksize: the size of the window for each dimension of the input, 4 int32 in the order of
+                ``data_format``; 1 for the batch and the depth.
+            strides: the stride of the sliding window for each dimension of the input, 4 int32 in
+                the order of ``data_format``.
+            padding: the padding algorithm: "SAME" or "VALID".
+            options: carries optional attribute values (``MaxPool.dataFormat(...)``).
+            dataFormat: the layout of the input and output: "NHWC" (batch, height, width, channels)
+                or "NCHW" (the same as the option).
+
+        Returns:
+            a new instance of MaxPool.
+        """
+        operation = build(
+            scope,
+            "MaxPoolV2",
+            (input, ksize, strides),
+            {"padding": padding, "data_format": dataFormat},
+            options,
+        )
+        return MaxPool(operation)
+
+    @staticmethod
+    def dataFormat(dataFormat: str) -> MaxPool.Options:
+        """Sets the ``dataFormat`` option.
+
+        Args:
+            dataFormat: the layout of the input and output: "NHWC" (batch, height, width, channels)
+                or "NCHW".
+
+        Returns:
+            this Options instance.
+        """
+        return MaxPool.Options(dataFormat=dataFormat)
+
+    def output(self) -> Output[TN_co]:
+        """Returns the max pooled output, 4-D in the layout of ``data_format``."""
+        return self._output
+
+    def asOutput(self) -> Output[TN_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._output
+
+
+@final
+class MaxPoolGrad(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
+    """Computes gradients of the maxpooling function.
+
+    The gradient of MaxPool for its input: each window's ``grad`` goes to the position of
+    its
+    maximum in ``orig_input``, the first in row-major order among equal maxima; positions
+    that are no window's maximum get 0, and a position that is several windows' maximum gets
+    the sum. The maxima are found in ``orig_input`` again, as TensorFlow's CPU kernel finds
+    them (``orig_output`` gives only the shape): a NaN is the maximum of a window only when
+    it comes first in it.
+
+    Differences from TensorFlow: NCHW runs on every backend (TensorFlow's CPU kernels take
+    NHWC only); pooling over the depth dimension (a window or a stride other than 1 there)
+    is
+    refused when the op is created (TensorFlow's CPU MaxPool allows it with a 1 x 1 spatial
+    window).
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> x = tf.constant([[[[1.0], [3.0]], [[3.0], [2.0]]]])
+        >>> y, grad = tf.constant([[[[3.0]]]]), tf.constant([[[[5.0]]]])
+        >>> k = tf.constant([1, 2, 2, 1])
+        >>> y = tf.nn.maxPoolGrad(x, y, grad, k, k, "VALID")
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [[[[0.0], [5.0]], [[0.0], [0.0]]]]
+    """
+
+    OP_NAME: Final = "MaxPoolGradV2"
+
+    __slots__ = ("_output",)
+
+    @frozen
+    class Options:
+        """Optional attributes for :class:`MaxPoolGrad`."""
+
+        dataFormat: str | None = None
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._output = cast("Output[TN_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        orig_input: Operand[TN] | TensorValue,
+        orig_output: Operand[TN] | TensorValue,
+        grad: Operand[TN] | TensorValue,
+        ksize: Operand[TInt32] | TensorValue,
+        strides: Operand[TInt32] | TensorValue,
+        padding: str,
+        *options: MaxPoolGrad.Options,
+        dataFormat: str | None = None,
+    ) -> MaxPoolGrad[TN]:
+        """Factory method to create a class wrapping a new MaxPoolGradV2 operation.
+
+        Args:
+            scope: current scope.
+            orig_input: the input of the max pooling.
+            orig_output: the output of the max pooling.
+            grad: the gradient of the pooling's output, of its shape.
+            ksize: the size of the window for each dimension of the input, 4 int32 in the order of
+                ``data_format``; 1 for the batch and the depth.
+            strides: the stride of the sliding window for each dimension of the input, 4 int32 in
+                the order of ``data_format``.
+            padding: the padding algorithm: "SAME" or "VALID".
+            options: carries optional attribute values (``MaxPoolGrad.dataFormat(...)``).
+            dataFormat: the layout of the input and output: "NHWC" (batch, height, width, channels)
+                or "NCHW" (the same as the option).
+
+        Returns:
+            a new instance of MaxPoolGrad.
+        """
+        operation = build(
+            scope,
+            "MaxPoolGradV2",
+            (orig_input, orig_output, grad, ksize, strides),
+            {"padding": padding, "data_format": dataFormat},
+            options,
+        )
+        return MaxPoolGrad(operation)
+
+    @staticmethod
+    def dataFormat(dataFormat: str) -> MaxPoolGrad.Options:
+        """Sets the ``dataFormat`` option.
+
+        Args:
+            dataFormat: the layout of the input and output: "NHWC" (batch, height, width, channels)
+                or "NCHW".
+
+        Returns:
+            this Options instance.
+        """
+        return MaxPoolGrad.Options(dataFormat=dataFormat)
+
+    def output(self) -> Output[TN_co]:
+        """Returns the gradient for the pooling's input (of its shape)."""
+        return self._output
+
+    def asOutput(self) -> Output[TN_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._output
+
+
+@final
+class MaxPoolGradGrad(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
+    """Computes second-order gradients of the maxpooling function.
+
+    The gradient of MaxPoolGrad for its ``grad`` input: each window of ``grad`` (a tensor of
+    the pooling's input shape) gives the element at the first position where ``orig_input``
+    equals ``orig_output`` (the window's maximum), 0 where none does (a NaN maximum). It has
+    no gradient, as in TensorFlow.
+
+    Differences from TensorFlow: NCHW runs on every backend (TensorFlow's CPU kernels take
+    NHWC only); pooling over the depth dimension (a window or a stride other than 1 there)
+    is
+    refused when the op is created (TensorFlow's CPU MaxPool allows it with a 1 x 1 spatial
+    window).
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> x = tf.constant([[[[1.0], [3.0]], [[3.0], [2.0]]]])
+        >>> grad = tf.constant([[[[5.0], [6.0]], [[7.0], [8.0]]]])
+        >>> k = tf.constant([1, 2, 2, 1])
+        >>> y = tf.nn.maxPoolGradGrad(x, tf.constant([[[[3.0]]]]), grad, k, k, "VALID")
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [[[[6.0]]]]
+    """
+
+    OP_NAME: Final = "MaxPoolGradGradV2"
+
+    __slots__ = ("_output",)
+
+    @frozen
+    class Options:
+        """Optional attributes for :class:`MaxPoolGradGrad`."""
+
+        dataFormat: str | None = None
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._output = cast("Output[TN_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        orig_input: Operand[TN] | TensorValue,
+        orig_output: Operand[TN] | TensorValue,
+        grad: Operand[TN] | TensorValue,
+        ksize: Operand[TInt32] | TensorValue,
+        strides: Operand[TInt32] | TensorValue,
+        padding: str,
+        *options: MaxPoolGradGrad.Options,
+        dataFormat: str | None = None,
+    ) -> MaxPoolGradGrad[TN]:
+        """Factory method to create a class wrapping a new MaxPoolGradGradV2 operation.
+
+        Args:
+            scope: current scope.
+            orig_input: the input of the max pooling.
+            orig_output: the output of the max pooling.
+            grad: the gradient of the pooling's input, of its shape.
+            ksize: the size of the window for each dimension of the input, 4 int32 in the order of
+                ``data_format``; 1 for the batch and the depth.
+            strides: the stride of the sliding window for each dimension of the input, 4 int32 in
+                the order of ``data_format``.
+            padding: the padding algorithm: "SAME" or "VALID".
+            options: carries optional attribute values (``MaxPoolGradGrad.dataFormat(...)``).
+            dataFormat: the layout of the input and output: "NHWC" (batch, height, width, channels)
+                or "NCHW" (the same as the option).
+
+        Returns:
+            a new instance of MaxPoolGradGrad.
+        """
+        operation = build(
+            scope,
+            "MaxPoolGradGradV2",
+            (orig_input, orig_output, grad, ksize, strides),
+            {"padding": padding, "data_format": dataFormat},
+            options,
+        )
+        return MaxPoolGradGrad(operation)
+
+    @staticmethod
+    def dataFormat(dataFormat: str) -> MaxPoolGradGrad.Options:
+        """Sets the ``dataFormat`` option.
+
+        Args:
+            dataFormat: the layout of the input and output: "NHWC" (batch, height, width, channels)
+                or "NCHW".
+
+        Returns:
+            this Options instance.
+        """
+        return MaxPoolGradGrad.Options(dataFormat=dataFormat)
+
+    def output(self) -> Output[TN_co]:
+        """Returns the gradient for the pooling's output (of its shape)."""
+        return self._output
+
+    def asOutput(self) -> Output[TN_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._output
+
+
+@final
+class AvgPool(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
+    """Performs average pooling on the input.
+
+    Each output element is the mean of its window of ``value``: windows of ``ksize``
+    moved by ``strides`` over the height and the width. With SAME padding the windows
+    at the border average only the elements they hold (padding is not counted).
+    float16 is summed in float32.
+
+    Differences from TensorFlow: NCHW runs on every backend (TensorFlow's CPU kernels take
+    NHWC only); pooling over the depth dimension (a window or a stride other than 1 there)
+    is
+    refused when the op is created (TensorFlow's CPU MaxPool allows it with a 1 x 1 spatial
+    window).
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> x = tf.constant(np.arange(16.0).reshape(1, 4, 4, 1))
+        >>> y = tf.nn.avgPool(x, [1, 2, 2, 1], [1, 2, 2, 1], "VALID")
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [[[[2.5], [4.5]], [[10.5], [12.5]]]]
+    """
+
+    OP_NAME: Final = "AvgPool"
+
+    __slots__ = ("_output",)
+
+    @frozen
+    class Options:
+        """Optional attributes for :class:`AvgPool`."""
+
+        dataFormat: str | None = None
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._output = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        value: Operand[TF] | TensorValue,
+        ksize: Sequence[int],
+        strides: Sequence[int],
+        padding: str,
+        *options: AvgPool.Options,
+        dataFormat: str | None = None,
+    ) -> AvgPool[TF]:
+        """Factory method to create a class wrapping a new AvgPool operation.
+
+        Args:
+            scope: current scope.
+            value: a 4-D tensor in the layout of ``data_format``.
+            ksize: the size of the window for each dimension of the input, in the order of
+                ``data_format``; 1 for the batch and the depth.
+            strides: the stride of the sliding window for each dimension of the input, in the order
+                of ``data_format``; 1 for the batch and the depth.
+            padding: the padding algorithm: "SAME" or "VALID".
+            options: carries optional attribute values (``AvgPool.dataFormat(...)``).
+            dataFormat: the layout of the input and output: "NHWC" (batch, height, width, channels)
+                or "NCHW" (the same as the option).
+
+        Returns:
+            a new instance of AvgPool.
+        """
+        operation = build(
+            scope,
+            "AvgPool",
+            (value,),
+            {"ksize": ksize, "strides": strides, "padding": padding, "data_format": dataFormat},
+            options,
+        )
+        return AvgPool(operation)
+
+    @staticmethod
+    def dataFormat(dataFormat: str) -> AvgPool.Options:
+        """Sets the ``dataFormat`` option.
+
+        Args:
+            dataFormat: the layout of the input and output: "NHWC" (batch, height, width, channels)
+                or "NCHW".
+
+        Returns:
+            this Options instance.
+        """
+        return AvgPool.Options(dataFormat=dataFormat)
+
+    def output(self) -> Output[TF_co]:
+        """Returns the average pooled output, 4-D in the layout of ``data_format``."""
+        return self._output
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._output
+
+
+@final
+class AvgPoolGrad(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
+    """Computes gradients of the average pooling function.
+
+    The gradient of AvgPool for its input: each window's ``grad``, divided by the
+    number of elements the window averaged, is added to each of them.
+
+    Differences from TensorFlow: NCHW runs on every backend (TensorFlow's CPU kernels take
+    NHWC only); pooling over the depth dimension (a window or a stride other than 1 there)
+    is
+    refused when the op is created (TensorFlow's CPU MaxPool allows it with a 1 x 1 spatial
+    window).
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> sizes, grad = tf.constant([1, 2, 2, 1]), tf.constant([[[[8.0]]]])
+        >>> y = tf.nn.avgPoolGrad(sizes, grad, [1, 2, 2, 1], [1, 2, 2, 1], "VALID")
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [[[[2.0], [2.0]], [[2.0], [2.0]]]]
+    """
+
+    OP_NAME: Final = "AvgPoolGrad"
+
+    __slots__ = ("_output",)
+
+    @frozen
+    class Options:
+        """Optional attributes for :class:`AvgPoolGrad`."""
+
+        dataFormat: str | None = None
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._output = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        orig_input_shape: Operand[TInt32] | TensorValue,
+        grad: Operand[TF] | TensorValue,
+        ksize: Sequence[int],
+        strides: Sequence[int],
+        padding: str,
+        *options: AvgPoolGrad.Options,
+        dataFormat: str | None = None,
+    ) -> AvgPoolGrad[TF]:
+        """Factory method to create a class wrapping a new AvgPoolGrad operation.
+
+        Args:
+            scope: current scope.
+            orig_input_shape: the shape of the pooling's input, 4 int32.
+            grad: the gradient of the pooling's output, 4-D in the layout of ``data_format``.
+            ksize: the size of the window for each dimension of the input, in the order of
+                ``data_format``; 1 for the batch and the depth.
+            strides: the stride of the sliding window for each dimension of the input, in the order
+                of ``data_format``; 1 for the batch and the depth.
+            padding: the padding algorithm: "SAME" or "VALID".
+            options: carries optional attribute values (``AvgPoolGrad.dataFormat(...)``).
+            dataFormat: the layout of the input and output: "NHWC" (batch, height, width, channels)
+                or "NCHW" (the same as the option).
+
+        Returns:
+            a new instance of AvgPoolGrad.
+        """
+        operation = build(
+            scope,
+            "AvgPoolGrad",
+            (orig_input_shape, grad),
+            {"ksize": ksize, "strides": strides, "padding": padding, "data_format": dataFormat},
+            options,
+        )
+        return AvgPoolGrad(operation)
+
+    @staticmethod
+    def dataFormat(dataFormat: str) -> AvgPoolGrad.Options:
+        """Sets the ``dataFormat`` option.
+
+        Args:
+            dataFormat: the layout of the input and output: "NHWC" (batch, height, width, channels)
+                or "NCHW".
+
+        Returns:
+            this Options instance.
+        """
+        return AvgPoolGrad.Options(dataFormat=dataFormat)
+
+    def output(self) -> Output[TF_co]:
+        """Returns the gradient for the pooling's input, of shape
+        ``orig_input_shape``."""
         return self._output
 
     def asOutput(self) -> Output[TF_co]:
