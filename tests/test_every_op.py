@@ -129,6 +129,18 @@ SAMPLES: dict[str, Callable[[Any], Any]] = {
     # nn: convolution, pooling, normalization, activations, top-k
     #
     # arrays: split, scatter, segments, matrices, random, assert
+    # segments:
+    "SegmentSum": lambda tf: tf.math.segmentSum(c(tf, F), c(tf, [0, 0])),
+    "SegmentMean": lambda tf: tf.math.segmentMean(c(tf, F), c(tf, [0, 1])),
+    "SegmentMax": lambda tf: tf.math.segmentMax(c(tf, F), c(tf, [0, 0])),
+    "SegmentMin": lambda tf: tf.math.segmentMin(c(tf, F), c(tf, [0, 2])),
+    "SegmentProd": lambda tf: tf.math.segmentProd(c(tf, F), c(tf, [1, 1])),
+    "UnsortedSegmentMax": lambda tf: tf.math.unsortedSegmentMax(
+        c(tf, F), c(tf, [1, 0]), c(tf, 2)),
+    "UnsortedSegmentMin": lambda tf: tf.math.unsortedSegmentMin(
+        c(tf, F), c(tf, [0, -1]), c(tf, 1)),
+    "UnsortedSegmentProd": lambda tf: tf.math.unsortedSegmentProd(
+        c(tf, F), c(tf, [0, 0]), c(tf, 1)),
     #
     # math: trigonometric, rounding, special, integer, bitwise, solvers, norms
     #

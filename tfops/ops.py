@@ -95,6 +95,11 @@ from tfops.op.math import (
     RealDiv,
     Reciprocal,
     Rsqrt,
+    SegmentMax,
+    SegmentMean,
+    SegmentMin,
+    SegmentProd,
+    SegmentSum,
     Sigmoid,
     Sign,
     Softplus,
@@ -103,6 +108,9 @@ from tfops.op.math import (
     SquaredDifference,
     Sub,
     Tanh,
+    UnsortedSegmentMax,
+    UnsortedSegmentMin,
+    UnsortedSegmentProd,
     UnsortedSegmentSum,
 )
 from tfops.op.nn import (
@@ -651,6 +659,130 @@ class MathOps:
             a new instance of LogicalOr.
         """
         return LogicalOr.create(self._scope, x, y)
+
+    def segmentSum(
+        self, data: Operand[TN] | TensorValue, segment_ids: Operand[TIntegral] | TensorValue
+    ) -> SegmentSum[TN]:
+        """Computes the sum along segments of a tensor.
+
+        Args:
+            data: the rows to reduce, at least a vector.
+            segment_ids: the segment of each row of ``data``, a sorted vector.
+
+        Returns:
+            a new instance of SegmentSum.
+        """
+        return SegmentSum.create(self._scope, data, segment_ids)
+
+    def segmentMean(
+        self, data: Operand[TN] | TensorValue, segment_ids: Operand[TIntegral] | TensorValue
+    ) -> SegmentMean[TN]:
+        """Computes the mean along segments of a tensor.
+
+        Args:
+            data: the rows to reduce, at least a vector.
+            segment_ids: the segment of each row of ``data``, a sorted vector.
+
+        Returns:
+            a new instance of SegmentMean.
+        """
+        return SegmentMean.create(self._scope, data, segment_ids)
+
+    def segmentMax(
+        self, data: Operand[TN] | TensorValue, segment_ids: Operand[TIntegral] | TensorValue
+    ) -> SegmentMax[TN]:
+        """Computes the maximum along segments of a tensor.
+
+        Args:
+            data: the rows to reduce, at least a vector.
+            segment_ids: the segment of each row of ``data``, a sorted vector.
+
+        Returns:
+            a new instance of SegmentMax.
+        """
+        return SegmentMax.create(self._scope, data, segment_ids)
+
+    def segmentMin(
+        self, data: Operand[TN] | TensorValue, segment_ids: Operand[TIntegral] | TensorValue
+    ) -> SegmentMin[TN]:
+        """Computes the minimum along segments of a tensor.
+
+        Args:
+            data: the rows to reduce, at least a vector.
+            segment_ids: the segment of each row of ``data``, a sorted vector.
+
+        Returns:
+            a new instance of SegmentMin.
+        """
+        return SegmentMin.create(self._scope, data, segment_ids)
+
+    def segmentProd(
+        self, data: Operand[TN] | TensorValue, segment_ids: Operand[TIntegral] | TensorValue
+    ) -> SegmentProd[TN]:
+        """Computes the product along segments of a tensor.
+
+        Args:
+            data: the rows to reduce, at least a vector.
+            segment_ids: the segment of each row of ``data``, a sorted vector.
+
+        Returns:
+            a new instance of SegmentProd.
+        """
+        return SegmentProd.create(self._scope, data, segment_ids)
+
+    def unsortedSegmentMax(
+        self,
+        data: Operand[TN] | TensorValue,
+        segment_ids: Operand[TIntegral] | TensorValue,
+        num_segments: Operand[TIntegral] | TensorValue,
+    ) -> UnsortedSegmentMax[TN]:
+        """Computes the maximum along segments of a tensor.
+
+        Args:
+            data: the slices to reduce.
+            segment_ids: the segment of each slice, a prefix of ``data``'s shape.
+            num_segments: the number of segments, a scalar.
+
+        Returns:
+            a new instance of UnsortedSegmentMax.
+        """
+        return UnsortedSegmentMax.create(self._scope, data, segment_ids, num_segments)
+
+    def unsortedSegmentMin(
+        self,
+        data: Operand[TN] | TensorValue,
+        segment_ids: Operand[TIntegral] | TensorValue,
+        num_segments: Operand[TIntegral] | TensorValue,
+    ) -> UnsortedSegmentMin[TN]:
+        """Computes the minimum along segments of a tensor.
+
+        Args:
+            data: the slices to reduce.
+            segment_ids: the segment of each slice, a prefix of ``data``'s shape.
+            num_segments: the number of segments, a scalar.
+
+        Returns:
+            a new instance of UnsortedSegmentMin.
+        """
+        return UnsortedSegmentMin.create(self._scope, data, segment_ids, num_segments)
+
+    def unsortedSegmentProd(
+        self,
+        data: Operand[TN] | TensorValue,
+        segment_ids: Operand[TIntegral] | TensorValue,
+        num_segments: Operand[TIntegral] | TensorValue,
+    ) -> UnsortedSegmentProd[TN]:
+        """Computes the product along segments of a tensor.
+
+        Args:
+            data: the slices to reduce.
+            segment_ids: the segment of each slice, a prefix of ``data``'s shape.
+            num_segments: the number of segments, a scalar.
+
+        Returns:
+            a new instance of UnsortedSegmentProd.
+        """
+        return UnsortedSegmentProd.create(self._scope, data, segment_ids, num_segments)
 
     def abs(self, x: Operand[TN] | TensorValue) -> Abs[TN]:
         """Computes the absolute value of a tensor.

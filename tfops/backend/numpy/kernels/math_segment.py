@@ -1,1 +1,130 @@
-"""The numpy kernels of :mod:`tfops.spec.math_segment`."""
+"""The numpy kernels of :mod:`tfops.spec.math_segment`: the sorted and unsorted segment
+reductions, and Cumprod."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from tfops.backend.numpy.kernels.indexing import check
+from tfops.backend.numpy.registry import (
+    Array,
+    Kernel,
+    KernelSite,
+    checkAllocation,
+    registerKernel,
+)
+
+
+def lowest(dtype: Any) -> Any:
+    """The lowest finite value of ``dtype`` (TensorFlow's empty maximum)."""
+    dtype = np.dtype(dtype)
+    return np.finfo(dtype).min if dtype.kind == "f" else np.iinfo(dtype).min
+
+
+def highest(dtype: Any) -> Any:
+    """The highest finite value of ``dtype`` (TensorFlow's empty minimum)."""
+    dtype = np.dtype(dtype)
+    return np.finfo(dtype).max if dtype.kind == "f" else np.iinfo(dtype).max
+
+
+def truncatingDivide(total: Array, count: Array) -> Array:
+    """``total / count`` in ``total``'s dtype, integers rounded toward zero as C++ does."""
+    if total.dtype.kind == "f":
+        quotient: Array = (total / count).astype(total.dtype)
+        return quotient
+    floor = total // count
+    return np.where((floor < 0) & (floor * count != total), floor + 1, floor).astype(total.dtype)
+
+
+# -- SegmentSum, SegmentMean, SegmentMax, SegmentMin, SegmentProd ---------------------------
+def checkSortedIds(data: Array, ids: Array) -> int:
+    """Checks ``ids`` as TensorFlow's sorted segment kernels do; returns the number of
+    segments (the last id plus one)."""
+    check(ids.ndim == 1, f"segment_ids must be a vector, got shape {list(ids.shape)}")
+    check(data.ndim >= 1, "data must have at least one dimension, got a scalar")
+    check(ids.shape[0] == data.shape[0], f"segment_ids of shape {list(ids.shape)} must have "
+          f"one id per row of data, whose shape is {list(data.shape)}")
+    if ids.shape[0] == 0:
+        return 0
+    check(int(ids[0]) >= 0, f"segment ids must be >= 0, got {int(ids[0])}")
+    falls = np.flatnonzero(ids[1:] < ids[:-1])
+    if falls.size:
+        at = int(falls[0]) + 1
+        check(False, f"segment ids are not increasing: segment_ids[{at}] = {int(ids[at])} "
+              f"follows {int(ids[at - 1])}")
+    return int(ids[-1]) + 1
+
+
+def _sortedKernel(reduce: np.ufunc, empty: int, mean: bool = False) -> Any:
+    def factory(site: KernelSite) -> Kernel:
+        limit = site.memoryLimit
+
+        def run(data: Array, ids: Array) -> Array:
+            count = checkSortedIds(data, ids)
+            checkAllocation([count, *data.shape[1:]], data.dtype, limit)
+            result = np.full((count, *data.shape[1:]), empty, data.dtype)
+            if count == 0:
+                return result
+            starts = np.flatnonzero(np.concatenate([[True], ids[1:] != ids[:-1]]))
+            reduced: Array = reduce.reduceat(data, starts, axis=0, dtype=data.dtype)
+            if mean:
+                sizes: Array = np.diff(np.append(starts, ids.shape[0]))
+                reduced = truncatingDivide(reduced, sizes.reshape((-1, *[1] * (data.ndim - 1))))
+            result[ids[starts]] = reduced
+            return result
+
+        return run
+
+    return factory
+
+
+registerKernel("SegmentSum", _sortedKernel(np.add, 0), fresh=True)
+registerKernel("SegmentMean", _sortedKernel(np.add, 0, mean=True), fresh=True)
+registerKernel("SegmentMax", _sortedKernel(np.maximum, 0), fresh=True)
+registerKernel("SegmentMin", _sortedKernel(np.minimum, 0), fresh=True)
+registerKernel("SegmentProd", _sortedKernel(np.multiply, 1), fresh=True)
+
+
+# -- UnsortedSegmentMax, UnsortedSegmentMin, UnsortedSegmentProd ----------------------------
+def checkUnsortedIds(data: Array, ids: Array, numSegments: Array) -> int:
+    """Checks the inputs as TensorFlow's unsorted segment kernels do; returns the number of
+    segments."""
+    check(numSegments.ndim == 0, f"num_segments must be a scalar, got shape "
+          f"{list(numSegments.shape)}")
+    count = int(numSegments)
+    check(count >= 0, f"num_segments must not be negative, got {count}")
+    check(data.shape[:ids.ndim] == ids.shape, f"the shape of segment_ids {list(ids.shape)} "
+          f"must begin the shape of data {list(data.shape)}")
+    bad = ids >= count
+    if bad.any():
+        where = tuple(int(i) for i in np.argwhere(bad)[0])
+        check(False, f"segment_ids{list(where)} = {ids[where]} is out of range [0, {count})")
+    return count
+
+
+def _unsortedKernel(reduce: np.ufunc, empty: Any) -> Any:
+    def factory(site: KernelSite) -> Kernel:
+        limit = site.memoryLimit
+
+        def run(data: Array, ids: Array, numSegments: Array) -> Array:
+            count = checkUnsortedIds(data, ids, numSegments)
+            checkAllocation([count, *data.shape[ids.ndim:]], data.dtype, limit)
+            result = np.full((count, *data.shape[ids.ndim:]), empty(data.dtype), data.dtype)
+            kept = ids >= 0  # negative ids drop their data, as TensorFlow's
+            reduce.at(result, ids[kept], data[kept])
+            return result
+
+        return run
+
+    return factory
+
+
+registerKernel("UnsortedSegmentMax", _unsortedKernel(np.maximum, lowest), fresh=True)
+registerKernel("UnsortedSegmentMin", _unsortedKernel(np.minimum, highest), fresh=True)
+def _one(dtype: Any) -> Any:
+    return 1
+
+
+registerKernel("UnsortedSegmentProd", _unsortedKernel(np.multiply, _one), fresh=True)
