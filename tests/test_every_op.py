@@ -141,6 +141,7 @@ SAMPLES: dict[str, Callable[[Any], Any]] = {
         c(tf, F), c(tf, [0, -1]), c(tf, 1)),
     "UnsortedSegmentProd": lambda tf: tf.math.unsortedSegmentProd(
         c(tf, F), c(tf, [0, 0]), c(tf, 1)),
+    "Cumprod": lambda tf: tf.math.cumprod(c(tf, F), c(tf, 0)),
     #
     # math: trigonometric, rounding, special, integer, bitwise, solvers, norms
     #

@@ -65,6 +65,7 @@ from tfops.op.math import (
     AddN,
     ArgMax,
     ArgMin,
+    Cumprod,
     Cumsum,
     Div,
     DivNoNan,
@@ -783,6 +784,29 @@ class MathOps:
             a new instance of UnsortedSegmentProd.
         """
         return UnsortedSegmentProd.create(self._scope, data, segment_ids, num_segments)
+
+    def cumprod(
+        self,
+        x: Operand[TN] | TensorValue,
+        axis: Operand[TIntegral] | TensorValue,
+        *options: Cumprod.Options,
+        exclusive: bool | None = None,
+        reverse: bool | None = None,
+    ) -> Cumprod[TN]:
+        """Compute the cumulative product of the tensor ``x`` along ``axis``.
+
+        Args:
+            x: the tensor to multiply.
+            axis: the dimension to multiply along, a scalar in ``[-rank(x), rank(x))``.
+            options: carries optional attribute values (``Cumprod.exclusive(...)``,
+                ``Cumprod.reverse(...)``).
+            exclusive: if true, each product leaves out its own element (the same as the option).
+            reverse: if true, multiply from the end of ``axis`` (the same as the option).
+
+        Returns:
+            a new instance of Cumprod.
+        """
+        return Cumprod.create(self._scope, x, axis, *options, exclusive=exclusive, reverse=reverse)
 
     def abs(self, x: Operand[TN] | TensorValue) -> Abs[TN]:
         """Computes the absolute value of a tensor.

@@ -1,8 +1,8 @@
 """The segment reductions: SegmentSum, SegmentMean, SegmentMax, SegmentMin, SegmentProd (sorted
 ids, one segment per distinct id, as many rows as the last id plus one) and UnsortedSegmentMax,
 UnsortedSegmentMin, UnsortedSegmentProd (ids of any order and shape, a given number of segments,
-negative ids dropped): values and gradients against TensorFlow's (tests/fixtures/tf/
-make_segments.py), gradients against finite differences, static shapes and bad arguments."""
+negative ids dropped), and Cumprod: values and gradients against TensorFlow's (tests/fixtures/
+tf/make_segments.py), gradients against finite differences, static shapes and bad arguments."""
 
 from __future__ import annotations
 
@@ -19,7 +19,8 @@ from tfops.types import TFloat32, TFloat64, TInt32, TInt64, TType, TUint8
 
 HERE = f"created at {__file__}:"
 FIXTURES = np.load(Path(__file__).parent.parent / "fixtures" / "tf" / "segments.npz")
-CASES = sorted({k.rsplit("/", 1)[0] for k in FIXTURES.files})
+CASES = sorted({k.rsplit("/", 1)[0] for k in FIXTURES.files if not k.startswith("Cumprod/")})
+CUMPROD = sorted({k.rsplit("/", 1)[0] for k in FIXTURES.files if k.startswith("Cumprod/")})
 SORTED = ("SegmentSum", "SegmentMean", "SegmentMax", "SegmentMin", "SegmentProd")
 UNSORTED = ("UnsortedSegmentMax", "UnsortedSegmentMin", "UnsortedSegmentProd")
 DTYPES: dict[str, type[TType]] = {t.DTYPE.name: t for t in
@@ -214,3 +215,78 @@ def test_maxAndMinPropagateNaN(tf: Ops, run: Any) -> None:
     for y in (tf.math.segmentMax(data, ids), tf.math.unsortedSegmentMin(data, ids, 2)):
         got = run(y)
         assert np.isnan(got[0]) and not np.isnan(got[1])
+
+
+# -- Cumprod ---------------------------------------------------------------------------------
+def cumprod(tf: Ops, case: str, x: Any) -> Any:
+    return tf.math.cumprod(x, tf.constant(FIXTURES[f"{case}/axis"]),
+                           exclusive=bool(FIXTURES[f"{case}/exclusive"]),
+                           reverse=bool(FIXTURES[f"{case}/reverse"]))
+
+
+@pytest.mark.parametrize("case", CUMPROD)
+def test_cumprodMatchesTensorFlow(tf: Ops, run: Any, case: str) -> None:
+    data = FIXTURES[f"{case}/data"]
+    expected = FIXTURES[f"{case}/out"]
+    got = run(cumprod(tf, case, tf.constant(data)))
+    if data.dtype == np.float16:
+        assert got.dtype == np.float16
+        np.testing.assert_allclose(got.astype(np.float64), expected.astype(np.float64),
+                                   rtol=2e-3, atol=2e-3)
+        return
+    assertMatches(got, expected, DTYPES[data.dtype.name])
+
+
+@pytest.mark.parametrize("case", [c for c in CUMPROD if f"{c}/grad" in FIXTURES.files])
+def test_cumprodGradientMatchesTensorFlow(tf: Ops, run: Any, case: str) -> None:
+    """TensorFlow's rule, zeros included (where it divides by zero, it gives zero)."""
+    x = placeholder(tf, TFloat64, FIXTURES[f"{case}/data"].shape)
+    loss = tf.sum(tf.math.mul(cumprod(tf, case, x), tf.constant(FIXTURES[f"{case}/weights"])),
+                  [0, 1])
+    got = run(tf.gradients(loss, [x]).dy(0), feeds={x: FIXTURES[f"{case}/data"]})
+    np.testing.assert_allclose(got, FIXTURES[f"{case}/grad"], rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("exclusive", [False, True])
+@pytest.mark.parametrize("reverse", [False, True])
+@pytest.mark.parametrize("axis", [0, -1])
+def test_cumprodGradientMatchesFiniteDifferences(tf: Ops, exclusive: bool, reverse: bool,
+                                                 axis: int) -> None:
+    assertGradient(tf, lambda x: tf.math.cumprod(x, axis, exclusive=exclusive, reverse=reverse),
+                   [distinct((3, 4))])
+
+
+def test_cumprodSecondDerivativeMatchesFiniteDifferences(tf: Ops) -> None:
+    def firstDerivative(x: Any) -> Any:
+        return tf.gradients(tf.sum(tf.math.cumprod(x, 0), 0), [x]).dy(0)
+
+    assertGradient(tf, firstDerivative, [distinct((4,))])
+
+
+def test_cumprodKeepsShapeAndEmptyTensors(tf: Ops, run: Any) -> None:
+    y = tf.math.cumprod(placeholder(tf, TFloat32, Shape.of(-1, 3)), 1)
+    assert y.asOutput().shape() == Shape.of(-1, 3)
+    assert run(tf.math.cumprod(tf.constant(np.zeros((0, 3), np.float32)), 1)).shape == (0, 3)
+    wrapped = run(tf.math.cumprod(tf.constant(np.array([200, 2], np.uint8)), 0))
+    assert wrapped.tolist() == [200, 144] and wrapped.dtype == np.uint8
+
+
+@pytest.mark.parametrize(
+    ("x", "axis", "error", "fragment"),
+    [([1.0, 2.0], 1, ValueError, "axis 1 is out of range for a tensor of rank 1"),
+     ([1.0, 2.0], [0], ValueError, "axis must be a scalar"),
+     ([True], 0, TypeError, "data type bool is not allowed for 'T'")],
+    ids=["axisOutOfRange", "vectorAxis", "boolData"],
+)
+def test_cumprodBadArgumentsAreRejected(graph: Graph, tf: Ops, x: Any, axis: Any,
+                                        error: type[Exception], fragment: str) -> None:
+    assertRejected(graph, lambda: tf.math.cumprod(x, axis), error,
+                   f"Cumprod 'Cumprod' ({HERE}", fragment)
+
+
+def test_cumprodAxisFedOutOfRangeAtRunTime(tf: Ops, run: Any) -> None:
+    axis = tf.placeholder(TInt32)
+    y = tf.math.cumprod(tf.constant([1.0, 2.0]), axis)
+    with pytest.raises(InvalidArgumentError) as info:
+        run(y, feeds={axis: np.array(-2, np.int32)})
+    assert "axis -2 is out of range for a tensor of rank 1" in str(info.value)

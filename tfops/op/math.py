@@ -6,8 +6,8 @@ InvertPermutation, UnsortedSegmentSum, Exp, Log, Neg, Square, Reciprocal, Add, S
 SquaredDifference, Equal, AddN, Mean, ArgMax, ArgMin, Cumsum, DivNoNan, RealDiv, FloorDiv,
 FloorMod, Pow, Maximum, Minimum, NotEqual, Less, LessEqual, Greater, GreaterEqual, LogicalAnd,
 LogicalOr, SegmentSum, SegmentMean, SegmentMax, SegmentMin, SegmentProd, UnsortedSegmentMax,
-UnsortedSegmentMin, UnsortedSegmentProd, Abs, Sign, Sqrt, Rsqrt, Expm1, Log1p, Tanh, Sigmoid,
-Softplus, IsFinite, IsNan, LogicalNot.
+UnsortedSegmentMin, UnsortedSegmentProd, Cumprod, Abs, Sign, Sqrt, Rsqrt, Expm1, Log1p, Tanh,
+Sigmoid, Softplus, IsFinite, IsNan, LogicalNot.
 
 Each class wraps one operation type; ``create`` adds a new operation to a scope's graph.
 The examples assume ``import numpy as np``, ``from tfops import Graph, Ops, Session,
@@ -77,6 +77,7 @@ __all__ = [
     "UnsortedSegmentMax",
     "UnsortedSegmentMin",
     "UnsortedSegmentProd",
+    "Cumprod",
     "Abs",
     "Sign",
     "Sqrt",
@@ -2125,7 +2126,7 @@ class UnsortedSegmentMax(PrimitiveOp, Generic[TN_co]):
 
     Example:
         >>> g = Graph(); tf = Ops.create(g)
-        >>> y = tf.math.unsortedSegmentMax(tf.constant([1, 5, 3, 7]), tf.constant([2, 0, 2, -1]), 3)
+        >>> y = tf.math.unsortedSegmentMax(tf.constant([1, 5, 3, 7]), [2, 0, 2, -1], 3)
         >>> Session(g).runner().fetch(y).run()[0].tolist()
         [5, -2147483648, 3]
     """
@@ -2185,7 +2186,7 @@ class UnsortedSegmentMin(PrimitiveOp, Generic[TN_co]):
 
     Example:
         >>> g = Graph(); tf = Ops.create(g)
-        >>> y = tf.math.unsortedSegmentMin(tf.constant([1, 5, 3, 7]), tf.constant([2, 0, 2, -1]), 3)
+        >>> y = tf.math.unsortedSegmentMin(tf.constant([1, 5, 3, 7]), [2, 0, 2, -1], 3)
         >>> Session(g).runner().fetch(y).run()[0].tolist()
         [5, 2147483647, 1]
     """
@@ -2242,7 +2243,7 @@ class UnsortedSegmentProd(PrimitiveOp, Generic[TN_co]):
 
     Example:
         >>> g = Graph(); tf = Ops.create(g)
-        >>> y = tf.math.unsortedSegmentProd(tf.constant([2, 5, 3, 7]), tf.constant([2, 0, 2, -1]), 3)
+        >>> y = tf.math.unsortedSegmentProd(tf.constant([2, 5, 3, 7]), [2, 0, 2, -1], 3)
         >>> Session(g).runner().fetch(y).run()[0].tolist()
         [5, 1, 6]
     """
@@ -2283,6 +2284,105 @@ class UnsortedSegmentProd(PrimitiveOp, Generic[TN_co]):
     def asOutput(self) -> Output[TN_co]:
         """Returns the symbolic handle of the tensor."""
         return self._output
+
+
+@final
+class Cumprod(PrimitiveOp, Generic[TN_co]):
+    """Compute the cumulative product of the tensor ``x`` along ``axis``.
+
+    By default the product is inclusive: element i of the result multiplies elements
+    0 to i of ``x`` along ``axis``, so ``[a, b, c]`` gives ``[a, a * b, a * b * c]``.
+    With ``exclusive``, element i itself is left out (``[1, a, a * b]``); with
+    ``reverse``, the products run from the end (``[a * b * c, b * c, c]``); both
+    together give ``[b * c, c, 1]``. ``axis`` is a scalar in ``[-rank(x), rank(x))``.
+    Integer products wrap around on overflow. The gradient is TensorFlow's: the
+    cumulative sum, in the other direction, of the products times the incoming
+    gradient, divided by ``x`` (``DivNoNan``): it is zero, not the true derivative,
+    where an element of ``x`` is zero.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> x = tf.constant([1, 2, 3])
+        >>> both = tf.math.cumprod(x, 0, Cumprod.exclusive(True), Cumprod.reverse(True))
+        >>> r = Session(g).runner().fetch(tf.math.cumprod(x, 0)).fetch(both).run()
+        >>> r[0].tolist(), r[1].tolist()
+        ([1, 2, 6], [6, 3, 1])
+    """
+
+    OP_NAME: Final = "Cumprod"
+
+    __slots__ = ("_out",)
+
+    @frozen
+    class Options:
+        """Optional attributes for :class:`Cumprod`."""
+
+        exclusive: bool | None = None
+        reverse: bool | None = None
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._out = cast("Output[TN_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        x: Operand[TN] | TensorValue,
+        axis: Operand[TIntegral] | TensorValue,
+        *options: Cumprod.Options,
+        exclusive: bool | None = None,
+        reverse: bool | None = None,
+    ) -> Cumprod[TN]:
+        """Factory method to create a class wrapping a new Cumprod operation.
+
+        Args:
+            scope: current scope.
+            x: the tensor to multiply.
+            axis: the dimension to multiply along, a scalar in ``[-rank(x), rank(x))``.
+            options: carries optional attribute values (``Cumprod.exclusive(...)``,
+                ``Cumprod.reverse(...)``).
+            exclusive: if true, each product leaves out its own element (the same as the option).
+            reverse: if true, multiply from the end of ``axis`` (the same as the option).
+
+        Returns:
+            a new instance of Cumprod.
+        """
+        operation = build(
+            scope, "Cumprod", (x, axis), {"exclusive": exclusive, "reverse": reverse}, options
+        )
+        return Cumprod(operation)
+
+    @staticmethod
+    def exclusive(exclusive: bool) -> Cumprod.Options:
+        """Sets the ``exclusive`` option.
+
+        Args:
+            exclusive: if true, each product leaves out its own element.
+
+        Returns:
+            this Options instance.
+        """
+        return Cumprod.Options(exclusive=exclusive)
+
+    @staticmethod
+    def reverse(reverse: bool) -> Cumprod.Options:
+        """Sets the ``reverse`` option.
+
+        Args:
+            reverse: if true, multiply from the end of ``axis``.
+
+        Returns:
+            this Options instance.
+        """
+        return Cumprod.Options(reverse=reverse)
+
+    def out(self) -> Output[TN_co]:
+        """Returns the cumulative products, of the shape and type of ``x``."""
+        return self._out
+
+    def asOutput(self) -> Output[TN_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._out
 
 
 @final

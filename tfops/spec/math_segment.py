@@ -190,19 +190,19 @@ _unsortedOp(
     "UnsortedSegmentMax", "maximum",
     "the lowest value of the data type (``-3.4028235e38`` for ``float32``, not ``-inf``)",
     "\n" + _NAN_NOTE,
-    "tf.math.unsortedSegmentMax(tf.constant([1, 5, 3, 7]), tf.constant([2, 0, 2, -1]), 3)",
+    "tf.math.unsortedSegmentMax(tf.constant([1, 5, 3, 7]), [2, 0, 2, -1], 3)",
     "[5, -2147483648, 3]",
 )
 _unsortedOp(
     "UnsortedSegmentMin", "minimum",
     "the highest value of the data type (``3.4028235e38`` for ``float32``, not ``inf``)",
     "\n" + _NAN_NOTE,
-    "tf.math.unsortedSegmentMin(tf.constant([1, 5, 3, 7]), tf.constant([2, 0, 2, -1]), 3)",
+    "tf.math.unsortedSegmentMin(tf.constant([1, 5, 3, 7]), [2, 0, 2, -1], 3)",
     "[5, 2147483647, 1]",
 )
 _unsortedOp(
     "UnsortedSegmentProd", "product", "one", " Integer products wrap around on overflow.",
-    "tf.math.unsortedSegmentProd(tf.constant([2, 5, 3, 7]), tf.constant([2, 0, 2, -1]), 3)",
+    "tf.math.unsortedSegmentProd(tf.constant([2, 5, 3, 7]), [2, 0, 2, -1], 3)",
     "[5, 1, 6]",
 )
 
@@ -256,3 +256,69 @@ def _unsortedSegmentProdGrad(tf: Ops, op: GradOp, g: Output[TFloating]) -> Grads
                        tf.math.div(tf.gather(op.y(0), clipped, 0), x))
     return [tf.math.mul(_gatherKept(tf, g, clipped, kept), others), None, None]
 
+
+
+# -- Cumprod ---------------------------------------------------------------------------------
+def _cumprodShape(ctx: InferContext) -> Sequence[Shape]:
+    if ctx.shapes[1].numDimensions() > 0:
+        raise ctx.error(f"axis must be a scalar, got a tensor of shape {ctx.shapes[1]}")
+    value, rank = ctx.constants[1], ctx.shapes[0].numDimensions()
+    if value is not None and rank >= 0 and not -rank <= int(value) < rank:
+        raise ctx.error(f"axis {int(value)} is out of range for a tensor of rank {rank} (must "
+                        "be in [-rank, rank))")
+    return [ctx.shapes[0]]
+
+
+registerOp(
+    OpDef(
+        type="Cumprod",
+        group="math",
+        summary="Compute the cumulative product of the tensor ``x`` along ``axis``.",
+        description=(
+            "By default the product is inclusive: element i of the result multiplies elements\n"
+            "0 to i of ``x`` along ``axis``, so ``[a, b, c]`` gives ``[a, a * b, a * b * c]``.\n"
+            "With ``exclusive``, element i itself is left out (``[1, a, a * b]``); with\n"
+            "``reverse``, the products run from the end (``[a * b * c, b * c, c]``); both\n"
+            "together give ``[b * c, c, 1]``. ``axis`` is a scalar in ``[-rank(x), rank(x))``.\n"
+            "Integer products wrap around on overflow. The gradient is TensorFlow's: the\n"
+            "cumulative sum, in the other direction, of the products times the incoming\n"
+            "gradient, divided by ``x`` (``DivNoNan``): it is zero, not the true derivative,\n"
+            "where an element of ``x`` is zero."
+        ),
+        inputs=(
+            InputDef("x", "the tensor to multiply", typeAttr="T"),
+            InputDef("axis", "the dimension to multiply along, a scalar in "
+                     "``[-rank(x), rank(x))``", typeAttr="Tidx"),
+        ),
+        outputs=(OutputDef("out", "the cumulative products, of the shape and type of ``x``",
+                           typeAttr="T"),),
+        attrs=(
+            AttrDef("exclusive", "bool", "if true, each product leaves out its own element",
+                    default=False, option="exclusive"),
+            AttrDef("reverse", "bool", "if true, multiply from the end of ``axis``",
+                    default=False, option="reverse"),
+            AttrDef("T", "type", allowed=NUMBERS),
+            AttrDef("Tidx", "type", allowed=INDEX_TYPES, default=TInt32),
+        ),
+        infer=_cumprodShape,
+        example=(
+            ">>> g = Graph(); tf = Ops.create(g)\n"
+            ">>> x = tf.constant([1, 2, 3])\n"
+            ">>> both = tf.math.cumprod(x, 0, Cumprod.exclusive(True), Cumprod.reverse(True))\n"
+            ">>> r = Session(g).runner().fetch(tf.math.cumprod(x, 0)).fetch(both).run()\n"
+            ">>> r[0].tolist(), r[1].tolist()\n"
+            "([1, 2, 6], [6, 3, 1])"
+        ),
+    )
+)
+
+
+@registerGradient("Cumprod")
+def _cumprodGrad(tf: Ops, op: GradOp, g: Output[TFloating]) -> Grads:
+    """TensorFlow's: ``cumsum(cumprod(x) * g)`` in the other direction, over ``x``."""
+    x, axis = op.x(0), op.ints(1)
+    exclusive, reverse = bool(op.attr("exclusive")), bool(op.attr("reverse"))
+    products = tf.math.cumprod(x, axis, exclusive=exclusive, reverse=reverse)
+    sums = tf.math.cumsum(tf.math.mul(products, g), axis, exclusive=exclusive,
+                          reverse=not reverse)
+    return [tf.math.divNoNan(sums, x), None]

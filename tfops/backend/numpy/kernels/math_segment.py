@@ -128,3 +128,35 @@ def _one(dtype: Any) -> Any:
 
 
 registerKernel("UnsortedSegmentProd", _unsortedKernel(np.multiply, _one), fresh=True)
+
+
+# -- Cumprod ---------------------------------------------------------------------------------
+def runAxis(x: Array, axis: Array) -> int:
+    """The run-time axis in ``[0, rank)``; raises ``InvalidArgumentError`` when it is bad."""
+    check(axis.ndim == 0, f"axis must be a scalar, got shape {list(axis.shape)}")
+    rank, value = x.ndim, int(axis)
+    check(-rank <= value < rank, f"axis {value} is out of range for a tensor of rank {rank} "
+          "(must be in [-rank, rank))")
+    return value % rank
+
+
+@registerKernel("Cumprod", fresh=True)
+def _cumprod(site: KernelSite) -> Kernel:
+    exclusive, reverse = bool(site.attr("exclusive")), bool(site.attr("reverse"))
+
+    def run(x: Array, axisValue: Array) -> Array:
+        axis = runAxis(x, axisValue)
+        source = np.flip(x, axis) if reverse else x
+        total: Array = np.cumprod(source, axis=axis, dtype=x.dtype)
+        if exclusive:  # shift by one along the axis, starting from 1
+            shifted = np.ones_like(total)
+            into = [slice(None)] * x.ndim
+            into[axis] = slice(1, None)
+            outOf = [slice(None)] * x.ndim
+            outOf[axis] = slice(0, -1)
+            shifted[tuple(into)] = total[tuple(outOf)]
+            total = shifted
+        result: Array = np.flip(total, axis).copy() if reverse else np.ascontiguousarray(total)
+        return result
+
+    return run

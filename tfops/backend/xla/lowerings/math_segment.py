@@ -19,6 +19,7 @@ from tfops.backend.numpy.kernels.math_segment import (
     checkUnsortedIds,
     highest,
     lowest,
+    runAxis,
 )
 from tfops.backend.xla.lowerings.indexing import check
 from tfops.backend.xla.registry import LoweringSite, isStatic, registerLowering
@@ -112,3 +113,19 @@ registerLowering("UnsortedSegmentMin", _unsortedLowering(jax.ops.segment_min, _a
                  static=(2,))
 registerLowering("UnsortedSegmentProd", _unsortedLowering(jax.ops.segment_prod, None),
                  static=(2,))
+
+
+# -- Cumprod ---------------------------------------------------------------------------------
+@registerLowering("Cumprod", static=(1,))
+def _cumprod(site: LoweringSite, x: Any, axisValue: np.ndarray[Any, Any]) -> Any:
+    exclusive, reverse = bool(site.attr("exclusive")), bool(site.attr("reverse"))
+    axis = runAxis(np.broadcast_to(np.bool_(False), x.shape), np.asarray(axisValue))
+    source = jnp.flip(x, axis) if reverse else x
+    if exclusive:  # shift by one along the axis, starting from 1
+        pad = [(0, 0)] * x.ndim
+        pad[axis] = (1, 0)
+        kept = [slice(None)] * x.ndim
+        kept[axis] = slice(0, x.shape[axis])
+        source = jnp.pad(source, pad, constant_values=1)[tuple(kept)]
+    total = jnp.cumprod(source, axis=axis, dtype=x.dtype)
+    return (jnp.flip(total, axis) if reverse else total).astype(x.dtype)
