@@ -142,6 +142,11 @@ SAMPLES: dict[str, Callable[[Any], Any]] = {
     "UnsortedSegmentProd": lambda tf: tf.math.unsortedSegmentProd(
         c(tf, F), c(tf, [0, 0]), c(tf, 1)),
     "Cumprod": lambda tf: tf.math.cumprod(c(tf, F), c(tf, 0)),
+    "MatrixDiagV3": lambda tf: tf.linalg.matrixDiagV3(
+        c(tf, F), c(tf, 0), c(tf, -1), c(tf, -1), c(tf, 0.0)),
+    "MatrixDiagPartV3": lambda tf: tf.linalg.matrixDiagPartV3(c(tf, M), c(tf, 0), c(tf, 0.0)),
+    "MatrixSetDiagV3": lambda tf: tf.linalg.matrixSetDiag(c(tf, M), c(tf, F), c(tf, 0)),
+    "MatrixBandPart": lambda tf: tf.linalg.bandPart(c(tf, M), c(tf, 0), c(tf, -1)),
     #
     # math: trigonometric, rounding, special, integer, bitwise, solvers, norms
     #

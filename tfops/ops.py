@@ -58,7 +58,15 @@ from tfops.op.core import (
     ZerosLike,
 )
 from tfops.op.dtypes import Cast
-from tfops.op.linalg import BatchMatMul, MatMul, Transpose
+from tfops.op.linalg import (
+    BandPart,
+    BatchMatMul,
+    MatMul,
+    MatrixDiagPartV3,
+    MatrixDiagV3,
+    MatrixSetDiag,
+    Transpose,
+)
 from tfops.op.math import (
     Abs,
     Add,
@@ -1049,6 +1057,105 @@ class LinalgOps:
             a new instance of BatchMatMul.
         """
         return BatchMatMul.create(self._scope, x, y, *options, adjX=adjX, adjY=adjY)
+
+    def matrixDiagV3(
+        self,
+        diagonal: Operand[T] | TensorValue,
+        k: Operand[TInt32] | TensorValue,
+        num_rows: Operand[TInt32] | TensorValue,
+        num_cols: Operand[TInt32] | TensorValue,
+        padding_value: Operand[T] | TensorValue,
+        *options: MatrixDiagV3.Options,
+        align: str | None = None,
+    ) -> MatrixDiagV3[T]:
+        """Returns a batched diagonal tensor with given batched diagonal values.
+
+        Args:
+            diagonal: the diagonals, of rank 1 or more (2 or more for a band).
+            k: the diagonal offset: a scalar, or a pair ``(lower, upper)`` for a band; 0 is the main
+                diagonal, positive above it, negative below.
+            num_rows: the number of rows of the result's matrices, or -1.
+            num_cols: the number of columns of the result's matrices, or -1.
+            padding_value: the value outside the band, a scalar.
+            options: carries optional attribute values (``MatrixDiagV3.align(...)``).
+            align: where the elements of each stored diagonal sit: the first word for
+                superdiagonals, the second for subdiagonals (``LEFT``: at the start of the row,
+                padding after; ``RIGHT``: at its end) (the same as the option).
+
+        Returns:
+            a new instance of MatrixDiagV3.
+        """
+        return MatrixDiagV3.create(
+            self._scope, diagonal, k, num_rows, num_cols, padding_value, *options, align=align
+        )
+
+    def matrixDiagPartV3(
+        self,
+        input: Operand[T] | TensorValue,
+        k: Operand[TInt32] | TensorValue,
+        padding_value: Operand[T] | TensorValue,
+        *options: MatrixDiagPartV3.Options,
+        align: str | None = None,
+    ) -> MatrixDiagPartV3[T]:
+        """Returns the batched diagonal part of a batched tensor.
+
+        Args:
+            input: the matrices, of rank 2 or more.
+            k: the diagonal offset: a scalar, or a pair ``(lower, upper)`` for a band; 0 is the main
+                diagonal, positive above it, negative below.
+            padding_value: the value that fills out the shorter diagonals.
+            options: carries optional attribute values (``MatrixDiagPartV3.align(...)``).
+            align: where the elements of each stored diagonal sit: the first word for
+                superdiagonals, the second for subdiagonals (``LEFT``: at the start of the row,
+                padding after; ``RIGHT``: at its end) (the same as the option).
+
+        Returns:
+            a new instance of MatrixDiagPartV3.
+        """
+        return MatrixDiagPartV3.create(self._scope, input, k, padding_value, *options, align=align)
+
+    def matrixSetDiag(
+        self,
+        input: Operand[T] | TensorValue,
+        diagonal: Operand[T] | TensorValue,
+        k: Operand[TInt32] | TensorValue,
+        *options: MatrixSetDiag.Options,
+        align: str | None = None,
+    ) -> MatrixSetDiag[T]:
+        """Returns a batched matrix tensor with new batched diagonal values.
+
+        Args:
+            input: the matrices, of rank 2 or more.
+            diagonal: the new diagonals.
+            k: the diagonal offset: a scalar, or a pair ``(lower, upper)`` for a band; 0 is the main
+                diagonal, positive above it, negative below.
+            options: carries optional attribute values (``MatrixSetDiag.align(...)``).
+            align: where the elements of each stored diagonal sit: the first word for
+                superdiagonals, the second for subdiagonals (``LEFT``: at the start of the row,
+                padding after; ``RIGHT``: at its end) (the same as the option).
+
+        Returns:
+            a new instance of MatrixSetDiag.
+        """
+        return MatrixSetDiag.create(self._scope, input, diagonal, k, *options, align=align)
+
+    def bandPart(
+        self,
+        input: Operand[T] | TensorValue,
+        num_lower: Operand[TIntegral] | TensorValue,
+        num_upper: Operand[TIntegral] | TensorValue,
+    ) -> BandPart[T]:
+        """Keeps a central band of each innermost matrix, with zeros outside it.
+
+        Args:
+            input: the matrices, of rank 2 or more.
+            num_lower: the number of subdiagonals to keep; negative keeps all.
+            num_upper: the number of superdiagonals to keep; negative keeps all.
+
+        Returns:
+            a new instance of BandPart.
+        """
+        return BandPart.create(self._scope, input, num_lower, num_upper)
 
 
 @final
