@@ -147,6 +147,7 @@ SAMPLES: dict[str, Callable[[Any], Any]] = {
     "MatrixDiagPartV3": lambda tf: tf.linalg.matrixDiagPartV3(c(tf, M), c(tf, 0), c(tf, 0.0)),
     "MatrixSetDiagV3": lambda tf: tf.linalg.matrixSetDiag(c(tf, M), c(tf, F), c(tf, 0)),
     "MatrixBandPart": lambda tf: tf.linalg.bandPart(c(tf, M), c(tf, 0), c(tf, -1)),
+    "Einsum": lambda tf: tf.linalg.einsum([c(tf, M), c(tf, F)], "ij,j->i"),
     #
     # math: trigonometric, rounding, special, integer, bitwise, solvers, norms
     #

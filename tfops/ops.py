@@ -61,6 +61,7 @@ from tfops.op.dtypes import Cast
 from tfops.op.linalg import (
     BandPart,
     BatchMatMul,
+    Einsum,
     MatMul,
     MatrixDiagPartV3,
     MatrixDiagV3,
@@ -1057,6 +1058,18 @@ class LinalgOps:
             a new instance of BatchMatMul.
         """
         return BatchMatMul.create(self._scope, x, y, *options, adjX=adjX, adjY=adjY)
+
+    def einsum(self, inputs: Sequence[Operand[TN] | TensorValue], equation: str) -> Einsum[TN]:
+        """Tensor contraction according to Einstein summation convention.
+
+        Args:
+            inputs: the one or two tensors to contract.
+            equation: the subscripts of the inputs and the output, e.g. ``"ij,jk->ik"``.
+
+        Returns:
+            a new instance of Einsum.
+        """
+        return Einsum.create(self._scope, inputs, equation)
 
     def matrixDiagV3(
         self,

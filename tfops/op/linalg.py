@@ -2,7 +2,7 @@
 # Do not edit: change the spec and run the generator again.
 """The linalg ops.
 
-Transpose, MatMul, BatchMatMul, MatrixDiagV3, MatrixDiagPartV3, MatrixSetDiag, BandPart.
+Transpose, MatMul, BatchMatMul, Einsum, MatrixDiagV3, MatrixDiagPartV3, MatrixSetDiag, BandPart.
 
 Each class wraps one operation type; ``create`` adds a new operation to a scope's graph.
 The examples assume ``import numpy as np``, ``from tfops import Graph, Ops, Session,
@@ -11,6 +11,7 @@ Shape`` and ``from tfops.types import *``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final, Generic, cast, final
 
 from attrs import frozen
@@ -30,6 +31,7 @@ __all__ = [
     "Transpose",
     "MatMul",
     "BatchMatMul",
+    "Einsum",
     "MatrixDiagV3",
     "MatrixDiagPartV3",
     "MatrixSetDiag",
@@ -271,6 +273,63 @@ class BatchMatMul(PrimitiveOp, Generic[TN_co]):
 
     def output(self) -> Output[TN_co]:
         """Returns the products, of shape ``[..., r_o, c_o]``."""
+        return self._output
+
+    def asOutput(self) -> Output[TN_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._output
+
+
+@final
+class Einsum(PrimitiveOp, Generic[TN_co]):
+    """Tensor contraction according to Einstein summation convention.
+
+    ``equation`` names each dimension of the one or two inputs with a letter, then,
+    after ``->``, the output's: ``"ij,jk->ik"`` is a matrix product, ``"ij->ji"`` a
+    transpose, ``"ii->i"`` a diagonal, ``"bij,bjk->bik"`` a batch of products.
+    Dimensions that share a letter must have the same size; letters missing from the
+    output are summed over; a letter repeated in the output places the values on a
+    diagonal (zeros elsewhere). ``...`` stands for the dimensions not named (at most
+    one per term), broadcast between the inputs as numpy does; the output must have
+    ``...`` when they are not empty. As TensorFlow's op (not its Python wrapper), the
+    ``->`` is required. An output label that is in no input is rejected (TensorFlow
+    gives an arbitrary result). Integer sums wrap around on overflow.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> a = tf.constant([[1, 2], [3, 4]])
+        >>> y = tf.linalg.einsum([a, tf.constant([5, 6])], 'ij,j->i')
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [17, 39]
+    """
+
+    OP_NAME: Final = "Einsum"
+
+    __slots__ = ("_output",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._output = cast("Output[TN_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope, inputs: Sequence[Operand[TN] | TensorValue], equation: str
+    ) -> Einsum[TN]:
+        """Factory method to create a class wrapping a new Einsum operation.
+
+        Args:
+            scope: current scope.
+            inputs: the one or two tensors to contract.
+            equation: the subscripts of the inputs and the output, e.g. ``"ij,jk->ik"``.
+
+        Returns:
+            a new instance of Einsum.
+        """
+        operation = build(scope, "Einsum", (inputs,), {"equation": equation})
+        return Einsum(operation)
+
+    def output(self) -> Output[TN_co]:
+        """Returns the contraction."""
         return self._output
 
     def asOutput(self) -> Output[TN_co]:
