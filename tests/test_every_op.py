@@ -148,6 +148,13 @@ SAMPLES: dict[str, Callable[[Any], Any]] = {
     "MatrixSetDiagV3": lambda tf: tf.linalg.matrixSetDiag(c(tf, M), c(tf, F), c(tf, 0)),
     "MatrixBandPart": lambda tf: tf.linalg.bandPart(c(tf, M), c(tf, 0), c(tf, -1)),
     "Einsum": lambda tf: tf.linalg.einsum([c(tf, M), c(tf, F)], "ij,j->i"),
+    "Multinomial": lambda tf: tf.random.multinomial(c(tf, M), c(tf, 3), TInt32),
+    "StatelessRandomUniform": lambda tf: tf.random.statelessRandomUniform(
+        c(tf, [2]), c(tf, [1, 2])),
+    "StatelessRandomNormal": lambda tf: tf.random.statelessRandomNormal(
+        c(tf, [2]), c(tf, [1, 2])),
+    "StatelessTruncatedNormal": lambda tf: tf.random.statelessTruncatedNormal(
+        c(tf, [2]), c(tf, [1, 2])),
     #
     # math: trigonometric, rounding, special, integer, bitwise, solvers, norms
     #

@@ -138,7 +138,17 @@ from tfops.op.nn import (
     SoftmaxCrossEntropyWithLogits,
     SparseSoftmaxCrossEntropyWithLogits,
 )
-from tfops.op.random import RandomStandardNormal, RandomUniform, RandomUniformInt, TruncatedNormal
+from tfops.op.random import (
+    Multinomial,
+    RandomShuffle,
+    RandomStandardNormal,
+    RandomUniform,
+    RandomUniformInt,
+    StatelessRandomNormal,
+    StatelessRandomUniform,
+    StatelessTruncatedNormal,
+    TruncatedNormal,
+)
 from tfops.op.train import ApplyAdam, ApplyGradientDescent, ApplyMomentum
 from tfops.operation import Operation
 from tfops.output import Operand
@@ -1478,6 +1488,188 @@ class RandomOps:
         return RandomUniformInt.create(
             self._scope, shape, minval, maxval, *options, seed=seed, seed2=seed2
         )
+
+    def randomShuffle(
+        self,
+        value: Operand[T] | TensorValue,
+        *options: RandomShuffle.Options,
+        seed: int | None = None,
+        seed2: int | None = None,
+    ) -> RandomShuffle[T]:
+        """Randomly shuffles a tensor along its first dimension.
+
+        Args:
+            value: the tensor to shuffle.
+            options: carries optional attribute values (``RandomShuffle.seed(...)``,
+                ``RandomShuffle.seed2(...)``).
+            seed: if either seed or seed2 is non-zero, the generator is seeded by them (reproducible
+                numbers); otherwise it is seeded randomly (the same as the option).
+            seed2: a second seed to avoid seed collision (the same as the option).
+
+        Returns:
+            a new instance of RandomShuffle.
+        """
+        return RandomShuffle.create(self._scope, value, *options, seed=seed, seed2=seed2)
+
+    def multinomial(
+        self,
+        logits: Operand[TNumber] | TensorValue,
+        num_samples: Operand[TInt32] | TensorValue,
+        outputDtype: type[TI],
+        *options: Multinomial.Options,
+        seed: int | None = None,
+        seed2: int | None = None,
+    ) -> Multinomial[TI]:
+        """Draws samples from a multinomial distribution.
+
+        Args:
+            logits: the unnormalized log-probabilities, ``[batch, classes]``.
+            num_samples: the number of samples per row, a scalar.
+            outputDtype: the data type of the classes (TensorFlow's default is ``TInt64``).
+            options: carries optional attribute values (``Multinomial.seed(...)``,
+                ``Multinomial.seed2(...)``).
+            seed: if either seed or seed2 is non-zero, the generator is seeded by them (reproducible
+                numbers); otherwise it is seeded randomly (the same as the option).
+            seed2: a second seed to avoid seed collision (the same as the option).
+
+        Returns:
+            a new instance of Multinomial.
+        """
+        return Multinomial.create(
+            self._scope, logits, num_samples, outputDtype, *options, seed=seed, seed2=seed2
+        )
+
+    @overload
+    def statelessRandomUniform(
+        self, shape: Operand[TIntegral] | TensorValue, seed: Operand[TIntegral] | TensorValue
+    ) -> StatelessRandomUniform[TFloat32]: ...
+
+    @overload
+    def statelessRandomUniform(
+        self,
+        shape: Operand[TIntegral] | TensorValue,
+        seed: Operand[TIntegral] | TensorValue,
+        *options: StatelessRandomUniform.Options[TF],
+    ) -> StatelessRandomUniform[TF]: ...
+
+    @overload
+    def statelessRandomUniform(
+        self,
+        shape: Operand[TIntegral] | TensorValue,
+        seed: Operand[TIntegral] | TensorValue,
+        *,
+        dtype: type[TF],
+    ) -> StatelessRandomUniform[TF]: ...
+
+    def statelessRandomUniform(
+        self,
+        shape: Operand[TIntegral] | TensorValue,
+        seed: Operand[TIntegral] | TensorValue,
+        *options: StatelessRandomUniform.Options[TF],
+        dtype: type[TF] | None = None,
+    ) -> StatelessRandomUniform[TF]:
+        """Outputs deterministic pseudorandom values from a uniform distribution.
+
+        Args:
+            shape: the shape of the output tensor.
+            seed: two integers, the seed.
+            options: carries optional attribute values (``StatelessRandomUniform.dtype(...)``).
+            dtype: the data type of the output (``TFloat32`` unless set) (the same as the option).
+
+        Returns:
+            a new instance of StatelessRandomUniform.
+        """
+        if dtype is not None:
+            options = (*options, StatelessRandomUniform.dtype(dtype))
+        return StatelessRandomUniform.create(self._scope, shape, seed, *options)
+
+    @overload
+    def statelessRandomNormal(
+        self, shape: Operand[TIntegral] | TensorValue, seed: Operand[TIntegral] | TensorValue
+    ) -> StatelessRandomNormal[TFloat32]: ...
+
+    @overload
+    def statelessRandomNormal(
+        self,
+        shape: Operand[TIntegral] | TensorValue,
+        seed: Operand[TIntegral] | TensorValue,
+        *options: StatelessRandomNormal.Options[TF],
+    ) -> StatelessRandomNormal[TF]: ...
+
+    @overload
+    def statelessRandomNormal(
+        self,
+        shape: Operand[TIntegral] | TensorValue,
+        seed: Operand[TIntegral] | TensorValue,
+        *,
+        dtype: type[TF],
+    ) -> StatelessRandomNormal[TF]: ...
+
+    def statelessRandomNormal(
+        self,
+        shape: Operand[TIntegral] | TensorValue,
+        seed: Operand[TIntegral] | TensorValue,
+        *options: StatelessRandomNormal.Options[TF],
+        dtype: type[TF] | None = None,
+    ) -> StatelessRandomNormal[TF]:
+        """Outputs deterministic pseudorandom values from a normal distribution.
+
+        Args:
+            shape: the shape of the output tensor.
+            seed: two integers, the seed.
+            options: carries optional attribute values (``StatelessRandomNormal.dtype(...)``).
+            dtype: the data type of the output (``TFloat32`` unless set) (the same as the option).
+
+        Returns:
+            a new instance of StatelessRandomNormal.
+        """
+        if dtype is not None:
+            options = (*options, StatelessRandomNormal.dtype(dtype))
+        return StatelessRandomNormal.create(self._scope, shape, seed, *options)
+
+    @overload
+    def statelessTruncatedNormal(
+        self, shape: Operand[TIntegral] | TensorValue, seed: Operand[TIntegral] | TensorValue
+    ) -> StatelessTruncatedNormal[TFloat32]: ...
+
+    @overload
+    def statelessTruncatedNormal(
+        self,
+        shape: Operand[TIntegral] | TensorValue,
+        seed: Operand[TIntegral] | TensorValue,
+        *options: StatelessTruncatedNormal.Options[TF],
+    ) -> StatelessTruncatedNormal[TF]: ...
+
+    @overload
+    def statelessTruncatedNormal(
+        self,
+        shape: Operand[TIntegral] | TensorValue,
+        seed: Operand[TIntegral] | TensorValue,
+        *,
+        dtype: type[TF],
+    ) -> StatelessTruncatedNormal[TF]: ...
+
+    def statelessTruncatedNormal(
+        self,
+        shape: Operand[TIntegral] | TensorValue,
+        seed: Operand[TIntegral] | TensorValue,
+        *options: StatelessTruncatedNormal.Options[TF],
+        dtype: type[TF] | None = None,
+    ) -> StatelessTruncatedNormal[TF]:
+        """Outputs deterministic pseudorandom values from a truncated normal distribution.
+
+        Args:
+            shape: the shape of the output tensor.
+            seed: two integers, the seed.
+            options: carries optional attribute values (``StatelessTruncatedNormal.dtype(...)``).
+            dtype: the data type of the output (``TFloat32`` unless set) (the same as the option).
+
+        Returns:
+            a new instance of StatelessTruncatedNormal.
+        """
+        if dtype is not None:
+            options = (*options, StatelessTruncatedNormal.dtype(dtype))
+        return StatelessTruncatedNormal.create(self._scope, shape, seed, *options)
 
 
 @final
