@@ -1851,7 +1851,8 @@ class SegmentSum(PrimitiveOp, Generic[TN_co]):
     of segment ``k``, zero for a segment with none. The ids must be sorted and
     not negative: the result has ``segment_ids[-1] + 1`` rows, and an id smaller
     than the one before it, or a negative one, raises ``InvalidArgumentError`` when
-    the op runs.
+    the op runs. The XLA backend needs the ids when it compiles (they give the
+    number of rows).
 
     Example:
         >>> g = Graph(); tf = Ops.create(g)
@@ -1903,7 +1904,8 @@ class SegmentMean(PrimitiveOp, Generic[TN_co]):
     of segment ``k``, zero for a segment with none. The ids must be sorted and
     not negative: the result has ``segment_ids[-1] + 1`` rows, and an id smaller
     than the one before it, or a negative one, raises ``InvalidArgumentError`` when
-    the op runs. Integer means
+    the op runs. The XLA backend needs the ids when it compiles (they give the
+    number of rows). Integer means
     round toward zero, as TensorFlow's.
 
     Example:
@@ -1956,7 +1958,8 @@ class SegmentMax(PrimitiveOp, Generic[TN_co]):
     of segment ``k``, zero for a segment with none. The ids must be sorted and
     not negative: the result has ``segment_ids[-1] + 1`` rows, and an id smaller
     than the one before it, or a negative one, raises ``InvalidArgumentError`` when
-    the op runs.
+    the op runs. The XLA backend needs the ids when it compiles (they give the
+    number of rows).
     A segment holding NaN gives NaN (TensorFlow's CPU kernels keep or drop a NaN depending
     on
     its position in the segment and the data's layout).
@@ -2011,7 +2014,8 @@ class SegmentMin(PrimitiveOp, Generic[TN_co]):
     of segment ``k``, zero for a segment with none. The ids must be sorted and
     not negative: the result has ``segment_ids[-1] + 1`` rows, and an id smaller
     than the one before it, or a negative one, raises ``InvalidArgumentError`` when
-    the op runs.
+    the op runs. The XLA backend needs the ids when it compiles (they give the
+    number of rows).
     A segment holding NaN gives NaN (TensorFlow's CPU kernels keep or drop a NaN depending
     on
     its position in the segment and the data's layout).
@@ -2066,7 +2070,8 @@ class SegmentProd(PrimitiveOp, Generic[TN_co]):
     of segment ``k``, one for a segment with none. The ids must be sorted and
     not negative: the result has ``segment_ids[-1] + 1`` rows, and an id smaller
     than the one before it, or a negative one, raises ``InvalidArgumentError`` when
-    the op runs. Integer products wrap around on overflow.
+    the op runs. The XLA backend needs the ids when it compiles (they give the
+    number of rows). Integer products wrap around on overflow.
 
     Example:
         >>> g = Graph(); tf = Ops.create(g)

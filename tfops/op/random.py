@@ -533,7 +533,8 @@ class Multinomial(PrimitiveOp, Generic[TI_co]):
     drawn. The draws come from the op's generator (seeded by ``seed`` and ``seed2``,
     as the other random ops): TensorFlow's distribution, not its numbers. The result
     has the data type ``outputDtype``, a parameter here (TensorFlow Java also has an
-    overload without it, for ``TInt64``). Not differentiable.
+    overload without it, for ``TInt64``). The XLA backend needs ``num_samples`` when
+    it compiles. Not differentiable.
 
     Example:
         >>> g = Graph(); tf = Ops.create(g)

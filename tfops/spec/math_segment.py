@@ -58,7 +58,8 @@ def _sortedOp(opType: str, what: str, empty: str, extra: str, call: str, result:
                 f"of segment ``k``, {empty} for a segment with none. The ids must be sorted and\n"
                 "not negative: the result has ``segment_ids[-1] + 1`` rows, and an id smaller\n"
                 "than the one before it, or a negative one, raises ``InvalidArgumentError`` when\n"
-                f"the op runs.{extra}"
+                "the op runs. The XLA backend needs the ids when it compiles (they give the\n"
+                f"number of rows).{extra}"
             ),
             inputs=(
                 InputDef("data", "the rows to reduce, at least a vector", typeAttr="T"),

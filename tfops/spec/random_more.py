@@ -80,7 +80,8 @@ registerOp(
             "drawn. The draws come from the op's generator (seeded by ``seed`` and ``seed2``,\n"
             "as the other random ops): TensorFlow's distribution, not its numbers. The result\n"
             "has the data type ``outputDtype``, a parameter here (TensorFlow Java also has an\n"
-            "overload without it, for ``TInt64``). Not differentiable."
+            "overload without it, for ``TInt64``). The XLA backend needs ``num_samples`` when\n"
+            "it compiles. Not differentiable."
         ),
         inputs=(
             InputDef("logits", "the unnormalized log-probabilities, ``[batch, classes]``",
