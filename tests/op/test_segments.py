@@ -209,12 +209,14 @@ def test_sortedIdsFedAtRunTime(tf: Ops, run: Any, opType: str) -> None:
     assert got.tolist() == [empty, whole, empty, 4] and got.dtype == np.int32
 
 
-def test_maxAndMinPropagateNaN(tf: Ops, run: Any) -> None:
-    data = tf.constant(np.array([1.0, np.nan, 2.0, 3.0], np.float32))
-    ids = np.array([0, 0, 1, 1], np.int32)
-    for y in (tf.math.segmentMax(data, ids), tf.math.unsortedSegmentMin(data, ids, 2)):
-        got = run(y)
-        assert np.isnan(got[0]) and not np.isnan(got[1])
+def test_sortedMaxPropagatesNaNAndUnsortedFoldsAsTensorFlow(tf: Ops, run: Any) -> None:
+    data = tf.constant(np.array([1.0, np.nan, 3.0, np.nan, 2.0, 3.0], np.float32))
+    ids = np.array([0, 0, 1, 1, 1, 2], np.int32)
+    sortedMax = run(tf.math.segmentMax(data, ids))
+    assert np.isnan(sortedMax[0]) and np.isnan(sortedMax[1]) and sortedMax[2] == 3.0
+    # TensorFlow's fold: the values after a segment's last NaN, NaN when the NaN is last
+    assert run(tf.math.unsortedSegmentMin(data, ids, 3)).tolist()[1:] == [2.0, 3.0]
+    assert np.isnan(run(tf.math.unsortedSegmentMax(data, ids, 3))[0])
 
 
 # -- Cumprod ---------------------------------------------------------------------------------

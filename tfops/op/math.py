@@ -2125,9 +2125,10 @@ class UnsortedSegmentMax(PrimitiveOp, Generic[TN_co]):
     none. The ids need not be sorted; a negative id drops its slice, an id of
     ``num_segments`` or more raises ``InvalidArgumentError``. The result has shape
     ``[num_segments] + data.shape[rank(segment_ids):]``.
-    A segment holding NaN gives NaN (TensorFlow's CPU kernels keep or drop a NaN depending
-    on
-    its position in the segment and the data's layout).
+    NaN is handled as TensorFlow's CPU kernel folds the values in order: a NaN is replaced
+    by
+    the next value of its segment, so the result is the extreme of the values after the
+    segment's last NaN, and NaN when that NaN is the segment's last value.
 
     Example:
         >>> g = Graph(); tf = Ops.create(g)
@@ -2185,9 +2186,10 @@ class UnsortedSegmentMin(PrimitiveOp, Generic[TN_co]):
     none. The ids need not be sorted; a negative id drops its slice, an id of
     ``num_segments`` or more raises ``InvalidArgumentError``. The result has shape
     ``[num_segments] + data.shape[rank(segment_ids):]``.
-    A segment holding NaN gives NaN (TensorFlow's CPU kernels keep or drop a NaN depending
-    on
-    its position in the segment and the data's layout).
+    NaN is handled as TensorFlow's CPU kernel folds the values in order: a NaN is replaced
+    by
+    the next value of its segment, so the result is the extreme of the values after the
+    segment's last NaN, and NaN when that NaN is the segment's last value.
 
     Example:
         >>> g = Graph(); tf = Ops.create(g)

@@ -27,6 +27,11 @@ _NAN_NOTE = (
     "A segment holding NaN gives NaN (TensorFlow's CPU kernels keep or drop a NaN depending on\n"
     "its position in the segment and the data's layout)."
 )
+_UNSORTED_NAN_NOTE = (
+    "NaN is handled as TensorFlow's CPU kernel folds the values in order: a NaN is replaced by\n"
+    "the next value of its segment, so the result is the extreme of the values after the\n"
+    "segment's last NaN, and NaN when that NaN is the segment's last value."
+)
 
 
 # -- SegmentSum, SegmentMean, SegmentMax, SegmentMin, SegmentProd ---------------------------
@@ -190,14 +195,14 @@ def _unsortedOp(opType: str, what: str, empty: str, extra: str, call: str, resul
 _unsortedOp(
     "UnsortedSegmentMax", "maximum",
     "the lowest value of the data type (``-3.4028235e38`` for ``float32``, not ``-inf``)",
-    "\n" + _NAN_NOTE,
+    "\n" + _UNSORTED_NAN_NOTE,
     "tf.math.unsortedSegmentMax(tf.constant([1, 5, 3, 7]), [2, 0, 2, -1], 3)",
     "[5, -2147483648, 3]",
 )
 _unsortedOp(
     "UnsortedSegmentMin", "minimum",
     "the highest value of the data type (``3.4028235e38`` for ``float32``, not ``inf``)",
-    "\n" + _NAN_NOTE,
+    "\n" + _UNSORTED_NAN_NOTE,
     "tf.math.unsortedSegmentMin(tf.constant([1, 5, 3, 7]), [2, 0, 2, -1], 3)",
     "[5, 2147483647, 1]",
 )

@@ -111,14 +111,36 @@ def _unsortedKernel(reduce: np.ufunc, empty: Any) -> Any:
         def run(data: Array, ids: Array, numSegments: Array) -> Array:
             count = checkUnsortedIds(data, ids, numSegments)
             checkAllocation([count, *data.shape[ids.ndim:]], data.dtype, limit)
-            result = np.full((count, *data.shape[ids.ndim:]), empty(data.dtype), data.dtype)
             kept = ids >= 0  # negative ids drop their data, as TensorFlow's
-            reduce.at(result, ids[kept], data[kept])
+            keptIds, keptData = ids[kept], data[kept]
+            result = np.full((count, *data.shape[ids.ndim:]), empty(data.dtype), data.dtype)
+            if reduce is not np.multiply and data.dtype.kind == "f" and np.isnan(keptData).any():
+                return nanFold(reduce, result, keptIds, keptData)
+            reduce.at(result, keptIds, keptData)
             return result
 
         return run
 
     return factory
+
+
+def nanFold(reduce: np.ufunc, start: Array, ids: Array, data: Array) -> Array:
+    """TensorFlow's CPU fold of a maximum (minimum) over data holding NaN: its step keeps the
+    new value unless it is below (above) the running one, so a NaN is replaced by the value
+    after it: each segment's result is the extreme of the values after its last NaN (starting
+    from no bound), NaN when the NaN is its last value."""
+    position = np.arange(ids.shape[0]).reshape(-1, *[1] * (data.ndim - 1))
+    position = np.broadcast_to(position, data.shape)
+    last = np.full(start.shape, -1, np.int64)
+    np.maximum.at(last, ids, np.where(np.isnan(data), position, -1))
+    after = position > last[ids]
+    unbounded = -np.inf if reduce is np.maximum else np.inf
+    folded = np.where(last >= 0, np.asarray(unbounded, start.dtype), start)
+    reduce.at(folded, ids, np.where(after, data, np.asarray(unbounded, data.dtype)))
+    anyAfter = np.zeros(start.shape, np.bool_)
+    np.logical_or.at(anyAfter, ids, after)
+    result: Array = np.where((last >= 0) & ~anyAfter, np.asarray(np.nan, start.dtype), folded)
+    return result
 
 
 registerKernel("UnsortedSegmentMax", _unsortedKernel(np.maximum, lowest), fresh=True)

@@ -76,8 +76,8 @@ def _unsortedLowering(segment: Segmenter, bound: Callable[[Any], Any] | None) ->
     def lower(site: LoweringSite, data: Any, ids: Any, numSegments: np.ndarray[Any, Any]) -> Any:
         idsShape = tuple(np.shape(ids))
         if isStatic(ids):
-            count = checkUnsortedIds(np.broadcast_to(np.bool_(False), data.shape), np.asarray(ids),
-                                     np.asarray(numSegments))
+            count = checkUnsortedIds(np.broadcast_to(np.bool_(False), data.shape),
+                                     np.asarray(ids), np.asarray(numSegments))
         else:
             check(np.ndim(numSegments) == 0, f"num_segments must be a scalar, got shape "
                   f"{list(np.shape(numSegments))}")
@@ -89,14 +89,32 @@ def _unsortedLowering(segment: Segmenter, bound: Callable[[Any], Any] | None) ->
         rest = tuple(data.shape[len(idsShape):])
         n = int(np.prod(idsShape, dtype=np.int64))
         flatIds = jnp.reshape(jnp.asarray(ids), (n,))
+        flatData = jnp.reshape(data, (n, *rest))
         # negative ids drop their data, as TensorFlow's; ids >= count (a failed check) too
         kept = jnp.where((flatIds >= 0) & (flatIds < count), flatIds, count)
-        reduced = segment(jnp.reshape(data, (n, *rest)), kept, num_segments=count)
-        if bound is not None:  # TensorFlow starts from the lowest (highest) finite value
-            reduced = bound(reduced)
-        return reduced.astype(data.dtype)
+        if bound is None:
+            return segment(flatData, kept, num_segments=count).astype(data.dtype)
+        if not jnp.issubdtype(data.dtype, jnp.floating):
+            return bound(segment(flatData, kept, num_segments=count)).astype(data.dtype)
+        return _nanFold(segment, bound, flatData, kept, count).astype(data.dtype)
 
     return lower
+
+
+def _nanFold(segment: Segmenter, bound: Callable[[Any], Any], data: Any, ids: Any,
+             count: int) -> Any:
+    """The numpy kernel's ``nanFold`` (TensorFlow's fold over NaN), and the plain extreme,
+    bounded by the lowest (highest) finite value, for segments without NaN."""
+    position = jnp.broadcast_to(
+        jnp.arange(data.shape[0]).reshape(-1, *[1] * (data.ndim - 1)), data.shape)
+    last = jnp.maximum(jax.ops.segment_max(jnp.where(jnp.isnan(data), position, -1), ids,
+                                           num_segments=count), -1)
+    after = position > jnp.take(jnp.concatenate([last, jnp.full((1, *last.shape[1:]), -1,
+                                                                 last.dtype)]), ids, axis=0)
+    unbounded = -jnp.inf if segment is jax.ops.segment_max else jnp.inf
+    folded = segment(jnp.where(after, data, unbounded), ids, num_segments=count)
+    anyAfter = jax.ops.segment_max(after.astype(jnp.int32), ids, num_segments=count) > 0
+    return jnp.where(last >= 0, jnp.where(anyAfter, folded, jnp.nan), bound(folded))
 
 
 def _atLeastLowest(x: Any) -> Any:
