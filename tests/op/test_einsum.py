@@ -10,15 +10,17 @@ from typing import Any
 
 import numpy as np
 import pytest
-from opchecks import assertGradient, assertRejected, placeholder
+from opchecks import assertGradient, assertMatches, assertRejected, placeholder
 
 from tfops import Graph, Ops, Shape
 from tfops.errors import InvalidArgumentError
-from tfops.types import TFloat32, TFloat64, TInt32
+from tfops.types import TFloat16, TFloat32, TFloat64, TInt32, TInt64, TType
 
 HERE = f"created at {__file__}:"
 FIXTURES = np.load(Path(__file__).parent.parent / "fixtures" / "tf" / "einsum.npz")
 CASES = sorted({int(k.split("/")[0]) for k in FIXTURES.files})
+TYPES: dict[str, type[TType]] = {t.DTYPE.name: t for t in
+                                 (TFloat16, TFloat32, TFloat64, TInt32, TInt64)}
 
 
 def weights(shape: tuple[int, ...]) -> Any:
@@ -42,12 +44,7 @@ def test_kernelMatchesTensorFlow(tf: Ops, run: Any, case: int) -> None:
     assert y.asOutput().shape() == Shape.of(*expected.shape)
     got = run(y)
     assert got.dtype == expected.dtype and got.shape == expected.shape
-    if expected.dtype.kind == "i":
-        np.testing.assert_array_equal(got, expected)
-    else:
-        tolerance = {np.float16: 2e-3, np.float32: 1e-5}.get(expected.dtype.type, 1e-12)
-        np.testing.assert_allclose(got.astype(np.float64), expected.astype(np.float64),
-                                   rtol=tolerance, atol=tolerance)
+    assertMatches(got, expected, TYPES[expected.dtype.name])
 
 
 @pytest.mark.parametrize("case", [c for c in CASES if f"{c}/g0" in FIXTURES.files],
