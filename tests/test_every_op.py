@@ -186,6 +186,32 @@ SAMPLES: dict[str, Callable[[Any], Any]] = {
         c(tf, F), c(tf, [[0]]), c(tf, [5.0])),
     "TensorScatterAdd": lambda tf: tf.tensorScatterNdAdd(c(tf, F), c(tf, [[0]]), c(tf, [5.0])),
     "Assert": lambda tf: tf.assertThat(c(tf, True), [c(tf, F), c(tf, [1, 2])]),
+    # segments:
+    "SegmentSum": lambda tf: tf.math.segmentSum(c(tf, F), c(tf, [0, 0])),
+    "SegmentMean": lambda tf: tf.math.segmentMean(c(tf, F), c(tf, [0, 1])),
+    "SegmentMax": lambda tf: tf.math.segmentMax(c(tf, F), c(tf, [0, 0])),
+    "SegmentMin": lambda tf: tf.math.segmentMin(c(tf, F), c(tf, [0, 2])),
+    "SegmentProd": lambda tf: tf.math.segmentProd(c(tf, F), c(tf, [1, 1])),
+    "UnsortedSegmentMax": lambda tf: tf.math.unsortedSegmentMax(
+        c(tf, F), c(tf, [1, 0]), c(tf, 2)),
+    "UnsortedSegmentMin": lambda tf: tf.math.unsortedSegmentMin(
+        c(tf, F), c(tf, [0, -1]), c(tf, 1)),
+    "UnsortedSegmentProd": lambda tf: tf.math.unsortedSegmentProd(
+        c(tf, F), c(tf, [0, 0]), c(tf, 1)),
+    "Cumprod": lambda tf: tf.math.cumprod(c(tf, F), c(tf, 0)),
+    "MatrixDiagV3": lambda tf: tf.linalg.matrixDiagV3(
+        c(tf, F), c(tf, 0), c(tf, -1), c(tf, -1), c(tf, 0.0)),
+    "MatrixDiagPartV3": lambda tf: tf.linalg.matrixDiagPartV3(c(tf, M), c(tf, 0), c(tf, 0.0)),
+    "MatrixSetDiagV3": lambda tf: tf.linalg.matrixSetDiag(c(tf, M), c(tf, F), c(tf, 0)),
+    "MatrixBandPart": lambda tf: tf.linalg.bandPart(c(tf, M), c(tf, 0), c(tf, -1)),
+    "Einsum": lambda tf: tf.linalg.einsum([c(tf, M), c(tf, F)], "ij,j->i"),
+    "Multinomial": lambda tf: tf.random.multinomial(c(tf, M), c(tf, 3), TInt32),
+    "StatelessRandomUniform": lambda tf: tf.random.statelessRandomUniform(
+        c(tf, [2]), c(tf, [1, 2])),
+    "StatelessRandomNormal": lambda tf: tf.random.statelessRandomNormal(
+        c(tf, [2]), c(tf, [1, 2])),
+    "StatelessTruncatedNormal": lambda tf: tf.random.statelessTruncatedNormal(
+        c(tf, [2]), c(tf, [1, 2])),
     #
     # math: trigonometric, rounding, special, integer, bitwise, solvers, norms
     "Asin": lambda tf: tf.math.asin(c(tf, [0.5, -0.25])),

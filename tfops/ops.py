@@ -75,12 +75,17 @@ from tfops.op.core import (
 )
 from tfops.op.dtypes import Cast
 from tfops.op.linalg import (
+    BandPart,
     BatchMatMul,
     Cholesky,
     Det,
+    Einsum,
     EuclideanNorm,
     Inv,
     MatMul,
+    MatrixDiagPartV3,
+    MatrixDiagV3,
+    MatrixSetDiag,
     Qr,
     Solve,
     Transpose,
@@ -102,6 +107,7 @@ from tfops.op.math import (
     Ceil,
     Cos,
     Cosh,
+    Cumprod,
     Cumsum,
     Digamma,
     Div,
@@ -142,6 +148,11 @@ from tfops.op.math import (
     Rint,
     Round,
     Rsqrt,
+    SegmentMax,
+    SegmentMean,
+    SegmentMin,
+    SegmentProd,
+    SegmentSum,
     Sigmoid,
     Sign,
     Sin,
@@ -155,6 +166,9 @@ from tfops.op.math import (
     Tanh,
     TruncateDiv,
     TruncateMod,
+    UnsortedSegmentMax,
+    UnsortedSegmentMin,
+    UnsortedSegmentProd,
     UnsortedSegmentSum,
     Xdivy,
     Xlogy,
@@ -198,7 +212,17 @@ from tfops.op.nn import (
     SparseSoftmaxCrossEntropyWithLogits,
     TopK,
 )
-from tfops.op.random import RandomStandardNormal, RandomUniform, RandomUniformInt, TruncatedNormal
+from tfops.op.random import (
+    Multinomial,
+    RandomShuffle,
+    RandomStandardNormal,
+    RandomUniform,
+    RandomUniformInt,
+    StatelessRandomNormal,
+    StatelessRandomUniform,
+    StatelessTruncatedNormal,
+    TruncatedNormal,
+)
 from tfops.op.train import ApplyAdam, ApplyGradientDescent, ApplyMomentum
 from tfops.operation import Operation
 from tfops.output import Operand
@@ -949,6 +973,153 @@ class MathOps:
         """
         return Rint.create(self._scope, x)
 
+    def segmentSum(
+        self, data: Operand[TN] | TensorValue, segment_ids: Operand[TIntegral] | TensorValue
+    ) -> SegmentSum[TN]:
+        """Computes the sum along segments of a tensor.
+
+        Args:
+            data: the rows to reduce, at least a vector.
+            segment_ids: the segment of each row of ``data``, a sorted vector.
+
+        Returns:
+            a new instance of SegmentSum.
+        """
+        return SegmentSum.create(self._scope, data, segment_ids)
+
+    def segmentMean(
+        self, data: Operand[TN] | TensorValue, segment_ids: Operand[TIntegral] | TensorValue
+    ) -> SegmentMean[TN]:
+        """Computes the mean along segments of a tensor.
+
+        Args:
+            data: the rows to reduce, at least a vector.
+            segment_ids: the segment of each row of ``data``, a sorted vector.
+
+        Returns:
+            a new instance of SegmentMean.
+        """
+        return SegmentMean.create(self._scope, data, segment_ids)
+
+    def segmentMax(
+        self, data: Operand[TN] | TensorValue, segment_ids: Operand[TIntegral] | TensorValue
+    ) -> SegmentMax[TN]:
+        """Computes the maximum along segments of a tensor.
+
+        Args:
+            data: the rows to reduce, at least a vector.
+            segment_ids: the segment of each row of ``data``, a sorted vector.
+
+        Returns:
+            a new instance of SegmentMax.
+        """
+        return SegmentMax.create(self._scope, data, segment_ids)
+
+    def segmentMin(
+        self, data: Operand[TN] | TensorValue, segment_ids: Operand[TIntegral] | TensorValue
+    ) -> SegmentMin[TN]:
+        """Computes the minimum along segments of a tensor.
+
+        Args:
+            data: the rows to reduce, at least a vector.
+            segment_ids: the segment of each row of ``data``, a sorted vector.
+
+        Returns:
+            a new instance of SegmentMin.
+        """
+        return SegmentMin.create(self._scope, data, segment_ids)
+
+    def segmentProd(
+        self, data: Operand[TN] | TensorValue, segment_ids: Operand[TIntegral] | TensorValue
+    ) -> SegmentProd[TN]:
+        """Computes the product along segments of a tensor.
+
+        Args:
+            data: the rows to reduce, at least a vector.
+            segment_ids: the segment of each row of ``data``, a sorted vector.
+
+        Returns:
+            a new instance of SegmentProd.
+        """
+        return SegmentProd.create(self._scope, data, segment_ids)
+
+    def unsortedSegmentMax(
+        self,
+        data: Operand[TN] | TensorValue,
+        segment_ids: Operand[TIntegral] | TensorValue,
+        num_segments: Operand[TIntegral] | TensorValue,
+    ) -> UnsortedSegmentMax[TN]:
+        """Computes the maximum along segments of a tensor.
+
+        Args:
+            data: the slices to reduce.
+            segment_ids: the segment of each slice, a prefix of ``data``'s shape.
+            num_segments: the number of segments, a scalar.
+
+        Returns:
+            a new instance of UnsortedSegmentMax.
+        """
+        return UnsortedSegmentMax.create(self._scope, data, segment_ids, num_segments)
+
+    def unsortedSegmentMin(
+        self,
+        data: Operand[TN] | TensorValue,
+        segment_ids: Operand[TIntegral] | TensorValue,
+        num_segments: Operand[TIntegral] | TensorValue,
+    ) -> UnsortedSegmentMin[TN]:
+        """Computes the minimum along segments of a tensor.
+
+        Args:
+            data: the slices to reduce.
+            segment_ids: the segment of each slice, a prefix of ``data``'s shape.
+            num_segments: the number of segments, a scalar.
+
+        Returns:
+            a new instance of UnsortedSegmentMin.
+        """
+        return UnsortedSegmentMin.create(self._scope, data, segment_ids, num_segments)
+
+    def unsortedSegmentProd(
+        self,
+        data: Operand[TN] | TensorValue,
+        segment_ids: Operand[TIntegral] | TensorValue,
+        num_segments: Operand[TIntegral] | TensorValue,
+    ) -> UnsortedSegmentProd[TN]:
+        """Computes the product along segments of a tensor.
+
+        Args:
+            data: the slices to reduce.
+            segment_ids: the segment of each slice, a prefix of ``data``'s shape.
+            num_segments: the number of segments, a scalar.
+
+        Returns:
+            a new instance of UnsortedSegmentProd.
+        """
+        return UnsortedSegmentProd.create(self._scope, data, segment_ids, num_segments)
+
+    def cumprod(
+        self,
+        x: Operand[TN] | TensorValue,
+        axis: Operand[TIntegral] | TensorValue,
+        *options: Cumprod.Options,
+        exclusive: bool | None = None,
+        reverse: bool | None = None,
+    ) -> Cumprod[TN]:
+        """Compute the cumulative product of the tensor ``x`` along ``axis``.
+
+        Args:
+            x: the tensor to multiply.
+            axis: the dimension to multiply along, a scalar in ``[-rank(x), rank(x))``.
+            options: carries optional attribute values (``Cumprod.exclusive(...)``,
+                ``Cumprod.reverse(...)``).
+            exclusive: if true, each product leaves out its own element (the same as the option).
+            reverse: if true, multiply from the end of ``axis`` (the same as the option).
+
+        Returns:
+            a new instance of Cumprod.
+        """
+        return Cumprod.create(self._scope, x, axis, *options, exclusive=exclusive, reverse=reverse)
+
     def isInf(self, x: Operand[TFloating] | TensorValue) -> IsInf:
         """Returns which elements of x are Inf.
 
@@ -1352,6 +1523,18 @@ class LinalgOps:
         """
         return BatchMatMul.create(self._scope, x, y, *options, adjX=adjX, adjY=adjY)
 
+    def einsum(self, inputs: Sequence[Operand[TN] | TensorValue], equation: str) -> Einsum[TN]:
+        """Tensor contraction according to Einstein summation convention.
+
+        Args:
+            inputs: the one or two tensors to contract.
+            equation: the subscripts of the inputs and the output, e.g. ``"ij,jk->ik"``.
+
+        Returns:
+            a new instance of Einsum.
+        """
+        return Einsum.create(self._scope, inputs, equation)
+
     def inv(
         self, input: Operand[TF] | TensorValue, *options: Inv.Options, adjoint: bool | None = None
     ) -> Inv[TF]:
@@ -1452,6 +1635,105 @@ class LinalgOps:
             a new instance of Qr.
         """
         return Qr.create(self._scope, input, *options, fullMatrices=fullMatrices)
+
+    def matrixDiagV3(
+        self,
+        diagonal: Operand[T] | TensorValue,
+        k: Operand[TInt32] | TensorValue,
+        num_rows: Operand[TInt32] | TensorValue,
+        num_cols: Operand[TInt32] | TensorValue,
+        padding_value: Operand[T] | TensorValue,
+        *options: MatrixDiagV3.Options,
+        align: str | None = None,
+    ) -> MatrixDiagV3[T]:
+        """Returns a batched diagonal tensor with given batched diagonal values.
+
+        Args:
+            diagonal: the diagonals, of rank 1 or more (2 or more for a band).
+            k: the diagonal offset: a scalar, or a pair ``(lower, upper)`` for a band; 0 is the main
+                diagonal, positive above it, negative below.
+            num_rows: the number of rows of the result's matrices, or -1.
+            num_cols: the number of columns of the result's matrices, or -1.
+            padding_value: the value outside the band, a scalar.
+            options: carries optional attribute values (``MatrixDiagV3.align(...)``).
+            align: where the elements of each stored diagonal sit: the first word for
+                superdiagonals, the second for subdiagonals (``LEFT``: at the start of the row,
+                padding after; ``RIGHT``: at its end) (the same as the option).
+
+        Returns:
+            a new instance of MatrixDiagV3.
+        """
+        return MatrixDiagV3.create(
+            self._scope, diagonal, k, num_rows, num_cols, padding_value, *options, align=align
+        )
+
+    def matrixDiagPartV3(
+        self,
+        input: Operand[T] | TensorValue,
+        k: Operand[TInt32] | TensorValue,
+        padding_value: Operand[T] | TensorValue,
+        *options: MatrixDiagPartV3.Options,
+        align: str | None = None,
+    ) -> MatrixDiagPartV3[T]:
+        """Returns the batched diagonal part of a batched tensor.
+
+        Args:
+            input: the matrices, of rank 2 or more.
+            k: the diagonal offset: a scalar, or a pair ``(lower, upper)`` for a band; 0 is the main
+                diagonal, positive above it, negative below.
+            padding_value: the value that fills out the shorter diagonals.
+            options: carries optional attribute values (``MatrixDiagPartV3.align(...)``).
+            align: where the elements of each stored diagonal sit: the first word for
+                superdiagonals, the second for subdiagonals (``LEFT``: at the start of the row,
+                padding after; ``RIGHT``: at its end) (the same as the option).
+
+        Returns:
+            a new instance of MatrixDiagPartV3.
+        """
+        return MatrixDiagPartV3.create(self._scope, input, k, padding_value, *options, align=align)
+
+    def matrixSetDiag(
+        self,
+        input: Operand[T] | TensorValue,
+        diagonal: Operand[T] | TensorValue,
+        k: Operand[TInt32] | TensorValue,
+        *options: MatrixSetDiag.Options,
+        align: str | None = None,
+    ) -> MatrixSetDiag[T]:
+        """Returns a batched matrix tensor with new batched diagonal values.
+
+        Args:
+            input: the matrices, of rank 2 or more.
+            diagonal: the new diagonals.
+            k: the diagonal offset: a scalar, or a pair ``(lower, upper)`` for a band; 0 is the main
+                diagonal, positive above it, negative below.
+            options: carries optional attribute values (``MatrixSetDiag.align(...)``).
+            align: where the elements of each stored diagonal sit: the first word for
+                superdiagonals, the second for subdiagonals (``LEFT``: at the start of the row,
+                padding after; ``RIGHT``: at its end) (the same as the option).
+
+        Returns:
+            a new instance of MatrixSetDiag.
+        """
+        return MatrixSetDiag.create(self._scope, input, diagonal, k, *options, align=align)
+
+    def bandPart(
+        self,
+        input: Operand[T] | TensorValue,
+        num_lower: Operand[TIntegral] | TensorValue,
+        num_upper: Operand[TIntegral] | TensorValue,
+    ) -> BandPart[T]:
+        """Keeps a central band of each innermost matrix, with zeros outside it.
+
+        Args:
+            input: the matrices, of rank 2 or more.
+            num_lower: the number of subdiagonals to keep; negative keeps all.
+            num_upper: the number of superdiagonals to keep; negative keeps all.
+
+        Returns:
+            a new instance of BandPart.
+        """
+        return BandPart.create(self._scope, input, num_lower, num_upper)
 
     def euclideanNorm(
         self,
@@ -2600,6 +2882,188 @@ class RandomOps:
         return RandomUniformInt.create(
             self._scope, shape, minval, maxval, *options, seed=seed, seed2=seed2
         )
+
+    def randomShuffle(
+        self,
+        value: Operand[T] | TensorValue,
+        *options: RandomShuffle.Options,
+        seed: int | None = None,
+        seed2: int | None = None,
+    ) -> RandomShuffle[T]:
+        """Randomly shuffles a tensor along its first dimension.
+
+        Args:
+            value: the tensor to shuffle.
+            options: carries optional attribute values (``RandomShuffle.seed(...)``,
+                ``RandomShuffle.seed2(...)``).
+            seed: if either seed or seed2 is non-zero, the generator is seeded by them (reproducible
+                numbers); otherwise it is seeded randomly (the same as the option).
+            seed2: a second seed to avoid seed collision (the same as the option).
+
+        Returns:
+            a new instance of RandomShuffle.
+        """
+        return RandomShuffle.create(self._scope, value, *options, seed=seed, seed2=seed2)
+
+    def multinomial(
+        self,
+        logits: Operand[TNumber] | TensorValue,
+        num_samples: Operand[TInt32] | TensorValue,
+        outputDtype: type[TI],
+        *options: Multinomial.Options,
+        seed: int | None = None,
+        seed2: int | None = None,
+    ) -> Multinomial[TI]:
+        """Draws samples from a multinomial distribution.
+
+        Args:
+            logits: the unnormalized log-probabilities, ``[batch, classes]``.
+            num_samples: the number of samples per row, a scalar.
+            outputDtype: the data type of the classes (TensorFlow's default is ``TInt64``).
+            options: carries optional attribute values (``Multinomial.seed(...)``,
+                ``Multinomial.seed2(...)``).
+            seed: if either seed or seed2 is non-zero, the generator is seeded by them (reproducible
+                numbers); otherwise it is seeded randomly (the same as the option).
+            seed2: a second seed to avoid seed collision (the same as the option).
+
+        Returns:
+            a new instance of Multinomial.
+        """
+        return Multinomial.create(
+            self._scope, logits, num_samples, outputDtype, *options, seed=seed, seed2=seed2
+        )
+
+    @overload
+    def statelessRandomUniform(
+        self, shape: Operand[TIntegral] | TensorValue, seed: Operand[TIntegral] | TensorValue
+    ) -> StatelessRandomUniform[TFloat32]: ...
+
+    @overload
+    def statelessRandomUniform(
+        self,
+        shape: Operand[TIntegral] | TensorValue,
+        seed: Operand[TIntegral] | TensorValue,
+        *options: StatelessRandomUniform.Options[TF],
+    ) -> StatelessRandomUniform[TF]: ...
+
+    @overload
+    def statelessRandomUniform(
+        self,
+        shape: Operand[TIntegral] | TensorValue,
+        seed: Operand[TIntegral] | TensorValue,
+        *,
+        dtype: type[TF],
+    ) -> StatelessRandomUniform[TF]: ...
+
+    def statelessRandomUniform(
+        self,
+        shape: Operand[TIntegral] | TensorValue,
+        seed: Operand[TIntegral] | TensorValue,
+        *options: StatelessRandomUniform.Options[TF],
+        dtype: type[TF] | None = None,
+    ) -> StatelessRandomUniform[TF]:
+        """Outputs deterministic pseudorandom values from a uniform distribution.
+
+        Args:
+            shape: the shape of the output tensor.
+            seed: two integers, the seed.
+            options: carries optional attribute values (``StatelessRandomUniform.dtype(...)``).
+            dtype: the data type of the output (``TFloat32`` unless set) (the same as the option).
+
+        Returns:
+            a new instance of StatelessRandomUniform.
+        """
+        if dtype is not None:
+            options = (*options, StatelessRandomUniform.dtype(dtype))
+        return StatelessRandomUniform.create(self._scope, shape, seed, *options)
+
+    @overload
+    def statelessRandomNormal(
+        self, shape: Operand[TIntegral] | TensorValue, seed: Operand[TIntegral] | TensorValue
+    ) -> StatelessRandomNormal[TFloat32]: ...
+
+    @overload
+    def statelessRandomNormal(
+        self,
+        shape: Operand[TIntegral] | TensorValue,
+        seed: Operand[TIntegral] | TensorValue,
+        *options: StatelessRandomNormal.Options[TF],
+    ) -> StatelessRandomNormal[TF]: ...
+
+    @overload
+    def statelessRandomNormal(
+        self,
+        shape: Operand[TIntegral] | TensorValue,
+        seed: Operand[TIntegral] | TensorValue,
+        *,
+        dtype: type[TF],
+    ) -> StatelessRandomNormal[TF]: ...
+
+    def statelessRandomNormal(
+        self,
+        shape: Operand[TIntegral] | TensorValue,
+        seed: Operand[TIntegral] | TensorValue,
+        *options: StatelessRandomNormal.Options[TF],
+        dtype: type[TF] | None = None,
+    ) -> StatelessRandomNormal[TF]:
+        """Outputs deterministic pseudorandom values from a normal distribution.
+
+        Args:
+            shape: the shape of the output tensor.
+            seed: two integers, the seed.
+            options: carries optional attribute values (``StatelessRandomNormal.dtype(...)``).
+            dtype: the data type of the output (``TFloat32`` unless set) (the same as the option).
+
+        Returns:
+            a new instance of StatelessRandomNormal.
+        """
+        if dtype is not None:
+            options = (*options, StatelessRandomNormal.dtype(dtype))
+        return StatelessRandomNormal.create(self._scope, shape, seed, *options)
+
+    @overload
+    def statelessTruncatedNormal(
+        self, shape: Operand[TIntegral] | TensorValue, seed: Operand[TIntegral] | TensorValue
+    ) -> StatelessTruncatedNormal[TFloat32]: ...
+
+    @overload
+    def statelessTruncatedNormal(
+        self,
+        shape: Operand[TIntegral] | TensorValue,
+        seed: Operand[TIntegral] | TensorValue,
+        *options: StatelessTruncatedNormal.Options[TF],
+    ) -> StatelessTruncatedNormal[TF]: ...
+
+    @overload
+    def statelessTruncatedNormal(
+        self,
+        shape: Operand[TIntegral] | TensorValue,
+        seed: Operand[TIntegral] | TensorValue,
+        *,
+        dtype: type[TF],
+    ) -> StatelessTruncatedNormal[TF]: ...
+
+    def statelessTruncatedNormal(
+        self,
+        shape: Operand[TIntegral] | TensorValue,
+        seed: Operand[TIntegral] | TensorValue,
+        *options: StatelessTruncatedNormal.Options[TF],
+        dtype: type[TF] | None = None,
+    ) -> StatelessTruncatedNormal[TF]:
+        """Outputs deterministic pseudorandom values from a truncated normal distribution.
+
+        Args:
+            shape: the shape of the output tensor.
+            seed: two integers, the seed.
+            options: carries optional attribute values (``StatelessTruncatedNormal.dtype(...)``).
+            dtype: the data type of the output (``TFloat32`` unless set) (the same as the option).
+
+        Returns:
+            a new instance of StatelessTruncatedNormal.
+        """
+        if dtype is not None:
+            options = (*options, StatelessTruncatedNormal.dtype(dtype))
+        return StatelessTruncatedNormal.create(self._scope, shape, seed, *options)
 
 
 @final

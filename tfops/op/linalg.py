@@ -2,7 +2,8 @@
 # Do not edit: change the spec and run the generator again.
 """The linalg ops.
 
-Transpose, MatMul, BatchMatMul, Inv, Det, Solve, TriangularSolve, Cholesky, Qr, EuclideanNorm.
+Transpose, MatMul, BatchMatMul, Einsum, Inv, Det, Solve, TriangularSolve, Cholesky, Qr,
+MatrixDiagV3, MatrixDiagPartV3, MatrixSetDiag, BandPart, EuclideanNorm.
 
 Each class wraps one operation type; ``create`` adds a new operation to a scope's graph.
 The examples assume ``import numpy as np``, ``from tfops import Graph, Ops, Session,
@@ -11,6 +12,7 @@ Shape`` and ``from tfops.types import *``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final, Generic, cast, final
 
 from attrs import frozen
@@ -23,6 +25,7 @@ from tfops.operation import Operation
 from tfops.output import Operand, Output, PrimitiveOp
 from tfops.types import (
     TensorValue,
+    TInt32,
     TIntegral,
 )
 
@@ -30,12 +33,17 @@ __all__ = [
     "Transpose",
     "MatMul",
     "BatchMatMul",
+    "Einsum",
     "Inv",
     "Det",
     "Solve",
     "TriangularSolve",
     "Cholesky",
     "Qr",
+    "MatrixDiagV3",
+    "MatrixDiagPartV3",
+    "MatrixSetDiag",
+    "BandPart",
     "EuclideanNorm",
 ]
 
@@ -274,6 +282,63 @@ class BatchMatMul(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
 
     def output(self) -> Output[TN_co]:
         """Returns the products, of shape ``[..., r_o, c_o]``."""
+        return self._output
+
+    def asOutput(self) -> Output[TN_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._output
+
+
+@final
+class Einsum(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
+    """Tensor contraction according to Einstein summation convention.
+
+    ``equation`` names each dimension of the one or two inputs with a letter, then,
+    after ``->``, the output's: ``"ij,jk->ik"`` is a matrix product, ``"ij->ji"`` a
+    transpose, ``"ii->i"`` a diagonal, ``"bij,bjk->bik"`` a batch of products.
+    Dimensions that share a letter must have the same size; letters missing from the
+    output are summed over; a letter repeated in the output places the values on a
+    diagonal (zeros elsewhere). ``...`` stands for the dimensions not named (at most
+    one per term), broadcast between the inputs as numpy does; the output must have
+    ``...`` when they are not empty. As TensorFlow's op (not its Python wrapper), the
+    ``->`` is required. An output label that is in no input is rejected (TensorFlow
+    gives an arbitrary result). Integer sums wrap around on overflow.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> a = tf.constant([[1, 2], [3, 4]])
+        >>> y = tf.linalg.einsum([a, tf.constant([5, 6])], 'ij,j->i')
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [17, 39]
+    """
+
+    OP_NAME: Final = "Einsum"
+
+    __slots__ = ("_output",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._output = cast("Output[TN_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope, inputs: Sequence[Operand[TN] | TensorValue], equation: str
+    ) -> Einsum[TN]:
+        """Factory method to create a class wrapping a new Einsum operation.
+
+        Args:
+            scope: current scope.
+            inputs: the one or two tensors to contract.
+            equation: the subscripts of the inputs and the output, e.g. ``"ij,jk->ik"``.
+
+        Returns:
+            a new instance of Einsum.
+        """
+        operation = build(scope, "Einsum", (inputs,), {"equation": equation})
+        return Einsum(operation)
+
+    def output(self) -> Output[TN_co]:
+        """Returns the contraction."""
         return self._output
 
     def asOutput(self) -> Output[TN_co]:
@@ -728,6 +793,323 @@ class Qr(PrimitiveOp, Generic[TF_co]):
     def r(self) -> Output[TF_co]:
         """Returns the upper triangular factors."""
         return self._r
+
+
+@final
+class MatrixDiagV3(PrimitiveOp, Operators[T_co], Generic[T_co]):
+    """Returns a batched diagonal tensor with given batched diagonal values.
+
+    The innermost matrices of the result (``num_rows`` by ``num_cols``) hold the
+    diagonals ``k`` given by ``diagonal`` and ``padding_value`` everywhere else. With
+    one diagonal, ``diagonal`` has shape ``[..., length]``; with a band ``k = (lower,
+    upper)``, ``[..., upper - lower + 1, length]``, the rows stored from ``upper``
+    down and aligned by ``align``. ``num_rows`` and ``num_cols`` of -1 are inferred:
+    both give the smallest square matrices, one the smallest size that fits. ``k``,
+    ``num_rows`` and ``num_cols`` must be known when the XLA backend compiles.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> d = tf.linalg.matrixDiagV3(tf.constant([1, 2]), 1, -1, -1, 9)
+        >>> Session(g).runner().fetch(d).run()[0].tolist()
+        [[9, 1, 9], [9, 9, 2], [9, 9, 9]]
+    """
+
+    OP_NAME: Final = "MatrixDiagV3"
+
+    __slots__ = ("_output",)
+
+    @frozen
+    class Options:
+        """Optional attributes for :class:`MatrixDiagV3`."""
+
+        align: str | None = None
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._output = cast("Output[T_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        diagonal: Operand[T] | TensorValue,
+        k: Operand[TInt32] | TensorValue,
+        num_rows: Operand[TInt32] | TensorValue,
+        num_cols: Operand[TInt32] | TensorValue,
+        padding_value: Operand[T] | TensorValue,
+        *options: MatrixDiagV3.Options,
+        align: str | None = None,
+    ) -> MatrixDiagV3[T]:
+        """Factory method to create a class wrapping a new MatrixDiagV3 operation.
+
+        Args:
+            scope: current scope.
+            diagonal: the diagonals, of rank 1 or more (2 or more for a band).
+            k: the diagonal offset: a scalar, or a pair ``(lower, upper)`` for a band; 0 is the main
+                diagonal, positive above it, negative below.
+            num_rows: the number of rows of the result's matrices, or -1.
+            num_cols: the number of columns of the result's matrices, or -1.
+            padding_value: the value outside the band, a scalar.
+            options: carries optional attribute values (``MatrixDiagV3.align(...)``).
+            align: where the elements of each stored diagonal sit: the first word for
+                superdiagonals, the second for subdiagonals (``LEFT``: at the start of the row,
+                padding after; ``RIGHT``: at its end) (the same as the option).
+
+        Returns:
+            a new instance of MatrixDiagV3.
+        """
+        operation = build(
+            scope,
+            "MatrixDiagV3",
+            (diagonal, k, num_rows, num_cols, padding_value),
+            {"align": align},
+            options,
+        )
+        return MatrixDiagV3(operation)
+
+    @staticmethod
+    def align(align: str) -> MatrixDiagV3.Options:
+        """Sets the ``align`` option.
+
+        Args:
+            align: where the elements of each stored diagonal sit: the first word for
+                superdiagonals, the second for subdiagonals (``LEFT``: at the start of the row,
+                padding after; ``RIGHT``: at its end).
+
+        Returns:
+            this Options instance.
+        """
+        return MatrixDiagV3.Options(align=align)
+
+    def output(self) -> Output[T_co]:
+        """Returns the matrices of shape ``[..., num_rows, num_cols]``."""
+        return self._output
+
+    def asOutput(self) -> Output[T_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._output
+
+
+@final
+class MatrixDiagPartV3(PrimitiveOp, Operators[T_co], Generic[T_co]):
+    """Returns the batched diagonal part of a batched tensor.
+
+    Takes the diagonals ``k`` of the innermost matrices of ``input``: for one
+    diagonal the result has shape ``[..., length]``; for a band ``k = (lower, upper)``,
+    ``[..., upper - lower + 1, length]``, the rows from ``upper`` down, each as long as
+    the longest diagonal of the band, aligned by ``align`` and filled out with
+    ``padding_value``. Each diagonal must lie in the matrices: ``-rows < k < cols``
+    (or 0). ``k`` must be known when the XLA backend compiles.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> m = tf.constant([[1, 2, 3], [4, 5, 6]])
+        >>> d = tf.linalg.matrixDiagPartV3(m, [-1, 1], 0)
+        >>> Session(g).runner().fetch(d).run()[0].tolist()
+        [[2, 6], [1, 5], [4, 0]]
+    """
+
+    OP_NAME: Final = "MatrixDiagPartV3"
+
+    __slots__ = ("_diagonal",)
+
+    @frozen
+    class Options:
+        """Optional attributes for :class:`MatrixDiagPartV3`."""
+
+        align: str | None = None
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._diagonal = cast("Output[T_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        input: Operand[T] | TensorValue,
+        k: Operand[TInt32] | TensorValue,
+        padding_value: Operand[T] | TensorValue,
+        *options: MatrixDiagPartV3.Options,
+        align: str | None = None,
+    ) -> MatrixDiagPartV3[T]:
+        """Factory method to create a class wrapping a new MatrixDiagPartV3 operation.
+
+        Args:
+            scope: current scope.
+            input: the matrices, of rank 2 or more.
+            k: the diagonal offset: a scalar, or a pair ``(lower, upper)`` for a band; 0 is the main
+                diagonal, positive above it, negative below.
+            padding_value: the value that fills out the shorter diagonals.
+            options: carries optional attribute values (``MatrixDiagPartV3.align(...)``).
+            align: where the elements of each stored diagonal sit: the first word for
+                superdiagonals, the second for subdiagonals (``LEFT``: at the start of the row,
+                padding after; ``RIGHT``: at its end) (the same as the option).
+
+        Returns:
+            a new instance of MatrixDiagPartV3.
+        """
+        operation = build(
+            scope, "MatrixDiagPartV3", (input, k, padding_value), {"align": align}, options
+        )
+        return MatrixDiagPartV3(operation)
+
+    @staticmethod
+    def align(align: str) -> MatrixDiagPartV3.Options:
+        """Sets the ``align`` option.
+
+        Args:
+            align: where the elements of each stored diagonal sit: the first word for
+                superdiagonals, the second for subdiagonals (``LEFT``: at the start of the row,
+                padding after; ``RIGHT``: at its end).
+
+        Returns:
+            this Options instance.
+        """
+        return MatrixDiagPartV3.Options(align=align)
+
+    def diagonal(self) -> Output[T_co]:
+        """Returns the diagonals."""
+        return self._diagonal
+
+    def asOutput(self) -> Output[T_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._diagonal
+
+
+@final
+class MatrixSetDiag(PrimitiveOp, Operators[T_co], Generic[T_co]):
+    """Returns a batched matrix tensor with new batched diagonal values.
+
+    The result is ``input`` with its diagonals ``k`` replaced by ``diagonal``, which
+    has the shape ``MatrixDiagPartV3`` would return for them (``[..., length]`` for
+    one diagonal, ``[..., upper - lower + 1, length]`` for a band, aligned by
+    ``align``); its padding is ignored. ``k`` must be known when the XLA backend
+    compiles.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> m = tf.linalg.matrixSetDiag(tf.constant([[1, 2], [3, 4]]), [8, 9], 0)
+        >>> Session(g).runner().fetch(m).run()[0].tolist()
+        [[8, 2], [3, 9]]
+    """
+
+    OP_NAME: Final = "MatrixSetDiagV3"
+
+    __slots__ = ("_output",)
+
+    @frozen
+    class Options:
+        """Optional attributes for :class:`MatrixSetDiag`."""
+
+        align: str | None = None
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._output = cast("Output[T_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        input: Operand[T] | TensorValue,
+        diagonal: Operand[T] | TensorValue,
+        k: Operand[TInt32] | TensorValue,
+        *options: MatrixSetDiag.Options,
+        align: str | None = None,
+    ) -> MatrixSetDiag[T]:
+        """Factory method to create a class wrapping a new MatrixSetDiagV3 operation.
+
+        Args:
+            scope: current scope.
+            input: the matrices, of rank 2 or more.
+            diagonal: the new diagonals.
+            k: the diagonal offset: a scalar, or a pair ``(lower, upper)`` for a band; 0 is the main
+                diagonal, positive above it, negative below.
+            options: carries optional attribute values (``MatrixSetDiag.align(...)``).
+            align: where the elements of each stored diagonal sit: the first word for
+                superdiagonals, the second for subdiagonals (``LEFT``: at the start of the row,
+                padding after; ``RIGHT``: at its end) (the same as the option).
+
+        Returns:
+            a new instance of MatrixSetDiag.
+        """
+        operation = build(scope, "MatrixSetDiagV3", (input, diagonal, k), {"align": align}, options)
+        return MatrixSetDiag(operation)
+
+    @staticmethod
+    def align(align: str) -> MatrixSetDiag.Options:
+        """Sets the ``align`` option.
+
+        Args:
+            align: where the elements of each stored diagonal sit: the first word for
+                superdiagonals, the second for subdiagonals (``LEFT``: at the start of the row,
+                padding after; ``RIGHT``: at its end).
+
+        Returns:
+            this Options instance.
+        """
+        return MatrixSetDiag.Options(align=align)
+
+    def output(self) -> Output[T_co]:
+        """Returns the matrices with their new diagonals."""
+        return self._output
+
+    def asOutput(self) -> Output[T_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._output
+
+
+@final
+class BandPart(PrimitiveOp, Operators[T_co], Generic[T_co]):
+    """Keeps a central band of each innermost matrix, with zeros outside it.
+
+    Keeps element ``(i, j)`` of each innermost matrix where ``i - j <= num_lower`` and
+    ``j - i <= num_upper``; a negative bound keeps the whole triangle on its side
+    (``bandPart(x, -1, 0)`` is the lower triangle, ``bandPart(x, 0, 0)`` the
+    diagonal). A bound larger than the number of rows (``num_lower``) or columns
+    (``num_upper``) raises ``InvalidArgumentError``.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> b = tf.linalg.bandPart(tf.constant([[1, 2, 3], [4, 5, 6], [7, 8, 9]]), 1, 0)
+        >>> Session(g).runner().fetch(b).run()[0].tolist()
+        [[1, 0, 0], [4, 5, 0], [0, 8, 9]]
+    """
+
+    OP_NAME: Final = "MatrixBandPart"
+
+    __slots__ = ("_band",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._band = cast("Output[T_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        input: Operand[T] | TensorValue,
+        num_lower: Operand[TIntegral] | TensorValue,
+        num_upper: Operand[TIntegral] | TensorValue,
+    ) -> BandPart[T]:
+        """Factory method to create a class wrapping a new MatrixBandPart operation.
+
+        Args:
+            scope: current scope.
+            input: the matrices, of rank 2 or more.
+            num_lower: the number of subdiagonals to keep; negative keeps all.
+            num_upper: the number of superdiagonals to keep; negative keeps all.
+
+        Returns:
+            a new instance of BandPart.
+        """
+        operation = build(scope, "MatrixBandPart", (input, num_lower, num_upper), {})
+        return BandPart(operation)
+
+    def band(self) -> Output[T_co]:
+        """Returns the band of ``input``, zeros outside."""
+        return self._band
+
+    def asOutput(self) -> Output[T_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._band
 
 
 @final

@@ -6,9 +6,10 @@ InvertPermutation, UnsortedSegmentSum, Exp, Log, Neg, Square, Reciprocal, Add, S
 SquaredDifference, Equal, AddN, Mean, ArgMax, ArgMin, Cumsum, DivNoNan, RealDiv, FloorDiv,
 FloorMod, Pow, Maximum, Minimum, NotEqual, Less, LessEqual, Greater, GreaterEqual, LogicalAnd,
 LogicalOr, Sin, Cos, Tan, Asin, Acos, Atan, Atan2, Sinh, Cosh, Asinh, Acosh, Atanh, Mod,
-TruncateMod, TruncateDiv, Floor, Ceil, Round, Rint, IsInf, Erf, Erfc, Lgamma, Digamma,
-Polygamma, Zeta, Xlogy, Xdivy, Abs, Sign, Sqrt, Rsqrt, Expm1, Log1p, Tanh, Sigmoid, Softplus,
-IsFinite, IsNan, LogicalNot.
+TruncateMod, TruncateDiv, Floor, Ceil, Round, Rint, SegmentSum, SegmentMean, SegmentMax,
+SegmentMin, SegmentProd, UnsortedSegmentMax, UnsortedSegmentMin, UnsortedSegmentProd, Cumprod,
+IsInf, Erf, Erfc, Lgamma, Digamma, Polygamma, Zeta, Xlogy, Xdivy, Abs, Sign, Sqrt, Rsqrt, Expm1,
+Log1p, Tanh, Sigmoid, Softplus, IsFinite, IsNan, LogicalNot.
 
 Each class wraps one operation type; ``create`` adds a new operation to a scope's graph.
 The examples assume ``import numpy as np``, ``from tfops import Graph, Ops, Session,
@@ -90,6 +91,15 @@ __all__ = [
     "Ceil",
     "Round",
     "Rint",
+    "SegmentSum",
+    "SegmentMean",
+    "SegmentMax",
+    "SegmentMin",
+    "SegmentProd",
+    "UnsortedSegmentMax",
+    "UnsortedSegmentMin",
+    "UnsortedSegmentProd",
+    "Cumprod",
     "IsInf",
     "Erf",
     "Erfc",
@@ -2760,6 +2770,556 @@ class Rint(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     def asOutput(self) -> Output[TF_co]:
         """Returns the symbolic handle of the tensor."""
         return self._y
+
+
+@final
+class SegmentSum(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
+    """Computes the sum along segments of a tensor.
+
+    ``segment_ids`` gives each row of ``data`` (a slice along its first dimension)
+    the segment it belongs to; row ``k`` of the result is the sum of the rows
+    of segment ``k``, zero for a segment with none. The ids must be sorted and
+    not negative: the result has ``segment_ids[-1] + 1`` rows, and an id smaller
+    than the one before it, or a negative one, raises ``InvalidArgumentError`` when
+    the op runs. The XLA backend needs the ids when it compiles (they give the
+    number of rows).
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.math.segmentSum(tf.constant([1, 2, 3, 4]), tf.constant([0, 0, 2, 2]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [3, 0, 7]
+    """
+
+    OP_NAME: Final = "SegmentSum"
+
+    __slots__ = ("_output",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._output = cast("Output[TN_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope, data: Operand[TN] | TensorValue, segment_ids: Operand[TIntegral] | TensorValue
+    ) -> SegmentSum[TN]:
+        """Factory method to create a class wrapping a new SegmentSum operation.
+
+        Args:
+            scope: current scope.
+            data: the rows to reduce, at least a vector.
+            segment_ids: the segment of each row of ``data``, a sorted vector.
+
+        Returns:
+            a new instance of SegmentSum.
+        """
+        operation = build(scope, "SegmentSum", (data, segment_ids), {})
+        return SegmentSum(operation)
+
+    def output(self) -> Output[TN_co]:
+        """Returns the sum of each segment."""
+        return self._output
+
+    def asOutput(self) -> Output[TN_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._output
+
+
+@final
+class SegmentMean(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
+    """Computes the mean along segments of a tensor.
+
+    ``segment_ids`` gives each row of ``data`` (a slice along its first dimension)
+    the segment it belongs to; row ``k`` of the result is the mean of the rows
+    of segment ``k``, zero for a segment with none. The ids must be sorted and
+    not negative: the result has ``segment_ids[-1] + 1`` rows, and an id smaller
+    than the one before it, or a negative one, raises ``InvalidArgumentError`` when
+    the op runs. The XLA backend needs the ids when it compiles (they give the
+    number of rows). Integer means
+    round toward zero, as TensorFlow's.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.math.segmentMean(tf.constant([1.0, 2.0, 6.0]), tf.constant([0, 0, 1]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [1.5, 6.0]
+    """
+
+    OP_NAME: Final = "SegmentMean"
+
+    __slots__ = ("_output",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._output = cast("Output[TN_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope, data: Operand[TN] | TensorValue, segment_ids: Operand[TIntegral] | TensorValue
+    ) -> SegmentMean[TN]:
+        """Factory method to create a class wrapping a new SegmentMean operation.
+
+        Args:
+            scope: current scope.
+            data: the rows to reduce, at least a vector.
+            segment_ids: the segment of each row of ``data``, a sorted vector.
+
+        Returns:
+            a new instance of SegmentMean.
+        """
+        operation = build(scope, "SegmentMean", (data, segment_ids), {})
+        return SegmentMean(operation)
+
+    def output(self) -> Output[TN_co]:
+        """Returns the mean of each segment."""
+        return self._output
+
+    def asOutput(self) -> Output[TN_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._output
+
+
+@final
+class SegmentMax(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
+    """Computes the maximum along segments of a tensor.
+
+    ``segment_ids`` gives each row of ``data`` (a slice along its first dimension)
+    the segment it belongs to; row ``k`` of the result is the maximum of the rows
+    of segment ``k``, zero for a segment with none. The ids must be sorted and
+    not negative: the result has ``segment_ids[-1] + 1`` rows, and an id smaller
+    than the one before it, or a negative one, raises ``InvalidArgumentError`` when
+    the op runs. The XLA backend needs the ids when it compiles (they give the
+    number of rows).
+    A segment holding NaN gives NaN (TensorFlow's CPU kernels keep or drop a NaN depending
+    on
+    its position in the segment and the data's layout).
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.math.segmentMax(tf.constant([1, 5, 3]), tf.constant([0, 0, 2]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [5, 0, 3]
+    """
+
+    OP_NAME: Final = "SegmentMax"
+
+    __slots__ = ("_output",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._output = cast("Output[TN_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope, data: Operand[TN] | TensorValue, segment_ids: Operand[TIntegral] | TensorValue
+    ) -> SegmentMax[TN]:
+        """Factory method to create a class wrapping a new SegmentMax operation.
+
+        Args:
+            scope: current scope.
+            data: the rows to reduce, at least a vector.
+            segment_ids: the segment of each row of ``data``, a sorted vector.
+
+        Returns:
+            a new instance of SegmentMax.
+        """
+        operation = build(scope, "SegmentMax", (data, segment_ids), {})
+        return SegmentMax(operation)
+
+    def output(self) -> Output[TN_co]:
+        """Returns the maximum of each segment."""
+        return self._output
+
+    def asOutput(self) -> Output[TN_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._output
+
+
+@final
+class SegmentMin(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
+    """Computes the minimum along segments of a tensor.
+
+    ``segment_ids`` gives each row of ``data`` (a slice along its first dimension)
+    the segment it belongs to; row ``k`` of the result is the minimum of the rows
+    of segment ``k``, zero for a segment with none. The ids must be sorted and
+    not negative: the result has ``segment_ids[-1] + 1`` rows, and an id smaller
+    than the one before it, or a negative one, raises ``InvalidArgumentError`` when
+    the op runs. The XLA backend needs the ids when it compiles (they give the
+    number of rows).
+    A segment holding NaN gives NaN (TensorFlow's CPU kernels keep or drop a NaN depending
+    on
+    its position in the segment and the data's layout).
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.math.segmentMin(tf.constant([1, 5, 3]), tf.constant([0, 0, 2]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [1, 0, 3]
+    """
+
+    OP_NAME: Final = "SegmentMin"
+
+    __slots__ = ("_output",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._output = cast("Output[TN_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope, data: Operand[TN] | TensorValue, segment_ids: Operand[TIntegral] | TensorValue
+    ) -> SegmentMin[TN]:
+        """Factory method to create a class wrapping a new SegmentMin operation.
+
+        Args:
+            scope: current scope.
+            data: the rows to reduce, at least a vector.
+            segment_ids: the segment of each row of ``data``, a sorted vector.
+
+        Returns:
+            a new instance of SegmentMin.
+        """
+        operation = build(scope, "SegmentMin", (data, segment_ids), {})
+        return SegmentMin(operation)
+
+    def output(self) -> Output[TN_co]:
+        """Returns the minimum of each segment."""
+        return self._output
+
+    def asOutput(self) -> Output[TN_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._output
+
+
+@final
+class SegmentProd(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
+    """Computes the product along segments of a tensor.
+
+    ``segment_ids`` gives each row of ``data`` (a slice along its first dimension)
+    the segment it belongs to; row ``k`` of the result is the product of the rows
+    of segment ``k``, one for a segment with none. The ids must be sorted and
+    not negative: the result has ``segment_ids[-1] + 1`` rows, and an id smaller
+    than the one before it, or a negative one, raises ``InvalidArgumentError`` when
+    the op runs. The XLA backend needs the ids when it compiles (they give the
+    number of rows). Integer products wrap around on overflow.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.math.segmentProd(tf.constant([2, 5, 3]), tf.constant([0, 0, 2]))
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [10, 1, 3]
+    """
+
+    OP_NAME: Final = "SegmentProd"
+
+    __slots__ = ("_output",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._output = cast("Output[TN_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope, data: Operand[TN] | TensorValue, segment_ids: Operand[TIntegral] | TensorValue
+    ) -> SegmentProd[TN]:
+        """Factory method to create a class wrapping a new SegmentProd operation.
+
+        Args:
+            scope: current scope.
+            data: the rows to reduce, at least a vector.
+            segment_ids: the segment of each row of ``data``, a sorted vector.
+
+        Returns:
+            a new instance of SegmentProd.
+        """
+        operation = build(scope, "SegmentProd", (data, segment_ids), {})
+        return SegmentProd(operation)
+
+    def output(self) -> Output[TN_co]:
+        """Returns the product of each segment."""
+        return self._output
+
+    def asOutput(self) -> Output[TN_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._output
+
+
+@final
+class UnsortedSegmentMax(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
+    """Computes the maximum along segments of a tensor.
+
+    ``segment_ids`` gives each slice of ``data`` (along its leading dimensions, as
+    many as ``segment_ids`` has) the segment it belongs to; the result's row ``k``
+    is the maximum of the slices of segment ``k``, the lowest value of the data type
+    (``-3.4028235e38`` for ``float32``, not ``-inf``) for a segment with
+    none. The ids need not be sorted; a negative id drops its slice, an id of
+    ``num_segments`` or more raises ``InvalidArgumentError``. The result has shape
+    ``[num_segments] + data.shape[rank(segment_ids):]``.
+    NaN is handled as TensorFlow's CPU kernel folds the values in order: a NaN is replaced
+    by
+    the next value of its segment, so the result is the extreme of the values after the
+    segment's last NaN, and NaN when that NaN is the segment's last value.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.math.unsortedSegmentMax(tf.constant([1, 5, 3, 7]), [2, 0, 2, -1], 3)
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [5, -2147483648, 3]
+    """
+
+    OP_NAME: Final = "UnsortedSegmentMax"
+
+    __slots__ = ("_output",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._output = cast("Output[TN_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        data: Operand[TN] | TensorValue,
+        segment_ids: Operand[TIntegral] | TensorValue,
+        num_segments: Operand[TIntegral] | TensorValue,
+    ) -> UnsortedSegmentMax[TN]:
+        """Factory method to create a class wrapping a new UnsortedSegmentMax operation.
+
+        Args:
+            scope: current scope.
+            data: the slices to reduce.
+            segment_ids: the segment of each slice, a prefix of ``data``'s shape.
+            num_segments: the number of segments, a scalar.
+
+        Returns:
+            a new instance of UnsortedSegmentMax.
+        """
+        operation = build(scope, "UnsortedSegmentMax", (data, segment_ids, num_segments), {})
+        return UnsortedSegmentMax(operation)
+
+    def output(self) -> Output[TN_co]:
+        """Returns the maximum of each segment."""
+        return self._output
+
+    def asOutput(self) -> Output[TN_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._output
+
+
+@final
+class UnsortedSegmentMin(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
+    """Computes the minimum along segments of a tensor.
+
+    ``segment_ids`` gives each slice of ``data`` (along its leading dimensions, as
+    many as ``segment_ids`` has) the segment it belongs to; the result's row ``k``
+    is the minimum of the slices of segment ``k``, the highest value of the data type
+    (``3.4028235e38`` for ``float32``, not ``inf``) for a segment with
+    none. The ids need not be sorted; a negative id drops its slice, an id of
+    ``num_segments`` or more raises ``InvalidArgumentError``. The result has shape
+    ``[num_segments] + data.shape[rank(segment_ids):]``.
+    NaN is handled as TensorFlow's CPU kernel folds the values in order: a NaN is replaced
+    by
+    the next value of its segment, so the result is the extreme of the values after the
+    segment's last NaN, and NaN when that NaN is the segment's last value.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.math.unsortedSegmentMin(tf.constant([1, 5, 3, 7]), [2, 0, 2, -1], 3)
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [5, 2147483647, 1]
+    """
+
+    OP_NAME: Final = "UnsortedSegmentMin"
+
+    __slots__ = ("_output",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._output = cast("Output[TN_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        data: Operand[TN] | TensorValue,
+        segment_ids: Operand[TIntegral] | TensorValue,
+        num_segments: Operand[TIntegral] | TensorValue,
+    ) -> UnsortedSegmentMin[TN]:
+        """Factory method to create a class wrapping a new UnsortedSegmentMin operation.
+
+        Args:
+            scope: current scope.
+            data: the slices to reduce.
+            segment_ids: the segment of each slice, a prefix of ``data``'s shape.
+            num_segments: the number of segments, a scalar.
+
+        Returns:
+            a new instance of UnsortedSegmentMin.
+        """
+        operation = build(scope, "UnsortedSegmentMin", (data, segment_ids, num_segments), {})
+        return UnsortedSegmentMin(operation)
+
+    def output(self) -> Output[TN_co]:
+        """Returns the minimum of each segment."""
+        return self._output
+
+    def asOutput(self) -> Output[TN_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._output
+
+
+@final
+class UnsortedSegmentProd(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
+    """Computes the product along segments of a tensor.
+
+    ``segment_ids`` gives each slice of ``data`` (along its leading dimensions, as
+    many as ``segment_ids`` has) the segment it belongs to; the result's row ``k``
+    is the product of the slices of segment ``k``, one for a segment with
+    none. The ids need not be sorted; a negative id drops its slice, an id of
+    ``num_segments`` or more raises ``InvalidArgumentError``. The result has shape
+    ``[num_segments] + data.shape[rank(segment_ids):]``. Integer products wrap around on
+    overflow.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.math.unsortedSegmentProd(tf.constant([2, 5, 3, 7]), [2, 0, 2, -1], 3)
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [5, 1, 6]
+    """
+
+    OP_NAME: Final = "UnsortedSegmentProd"
+
+    __slots__ = ("_output",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._output = cast("Output[TN_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        data: Operand[TN] | TensorValue,
+        segment_ids: Operand[TIntegral] | TensorValue,
+        num_segments: Operand[TIntegral] | TensorValue,
+    ) -> UnsortedSegmentProd[TN]:
+        """Factory method to create a class wrapping a new UnsortedSegmentProd operation.
+
+        Args:
+            scope: current scope.
+            data: the slices to reduce.
+            segment_ids: the segment of each slice, a prefix of ``data``'s shape.
+            num_segments: the number of segments, a scalar.
+
+        Returns:
+            a new instance of UnsortedSegmentProd.
+        """
+        operation = build(scope, "UnsortedSegmentProd", (data, segment_ids, num_segments), {})
+        return UnsortedSegmentProd(operation)
+
+    def output(self) -> Output[TN_co]:
+        """Returns the product of each segment."""
+        return self._output
+
+    def asOutput(self) -> Output[TN_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._output
+
+
+@final
+class Cumprod(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
+    """Compute the cumulative product of the tensor ``x`` along ``axis``.
+
+    By default the product is inclusive: element i of the result multiplies elements
+    0 to i of ``x`` along ``axis``, so ``[a, b, c]`` gives ``[a, a * b, a * b * c]``.
+    With ``exclusive``, element i itself is left out (``[1, a, a * b]``); with
+    ``reverse``, the products run from the end (``[a * b * c, b * c, c]``); both
+    together give ``[b * c, c, 1]``. ``axis`` is a scalar in ``[-rank(x), rank(x))``.
+    Integer products wrap around on overflow. The gradient is TensorFlow's: the
+    cumulative sum, in the other direction, of the products times the incoming
+    gradient, divided by ``x`` (``DivNoNan``): it is zero, not the true derivative,
+    where an element of ``x`` is zero.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> x = tf.constant([1, 2, 3])
+        >>> both = tf.math.cumprod(x, 0, Cumprod.exclusive(True), Cumprod.reverse(True))
+        >>> r = Session(g).runner().fetch(tf.math.cumprod(x, 0)).fetch(both).run()
+        >>> r[0].tolist(), r[1].tolist()
+        ([1, 2, 6], [6, 3, 1])
+    """
+
+    OP_NAME: Final = "Cumprod"
+
+    __slots__ = ("_out",)
+
+    @frozen
+    class Options:
+        """Optional attributes for :class:`Cumprod`."""
+
+        exclusive: bool | None = None
+        reverse: bool | None = None
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._out = cast("Output[TN_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        x: Operand[TN] | TensorValue,
+        axis: Operand[TIntegral] | TensorValue,
+        *options: Cumprod.Options,
+        exclusive: bool | None = None,
+        reverse: bool | None = None,
+    ) -> Cumprod[TN]:
+        """Factory method to create a class wrapping a new Cumprod operation.
+
+        Args:
+            scope: current scope.
+            x: the tensor to multiply.
+            axis: the dimension to multiply along, a scalar in ``[-rank(x), rank(x))``.
+            options: carries optional attribute values (``Cumprod.exclusive(...)``,
+                ``Cumprod.reverse(...)``).
+            exclusive: if true, each product leaves out its own element (the same as the option).
+            reverse: if true, multiply from the end of ``axis`` (the same as the option).
+
+        Returns:
+            a new instance of Cumprod.
+        """
+        operation = build(
+            scope, "Cumprod", (x, axis), {"exclusive": exclusive, "reverse": reverse}, options
+        )
+        return Cumprod(operation)
+
+    @staticmethod
+    def exclusive(exclusive: bool) -> Cumprod.Options:
+        """Sets the ``exclusive`` option.
+
+        Args:
+            exclusive: if true, each product leaves out its own element.
+
+        Returns:
+            this Options instance.
+        """
+        return Cumprod.Options(exclusive=exclusive)
+
+    @staticmethod
+    def reverse(reverse: bool) -> Cumprod.Options:
+        """Sets the ``reverse`` option.
+
+        Args:
+            reverse: if true, multiply from the end of ``axis``.
+
+        Returns:
+            this Options instance.
+        """
+        return Cumprod.Options(reverse=reverse)
+
+    def out(self) -> Output[TN_co]:
+        """Returns the cumulative products, of the shape and type of ``x``."""
+        return self._out
+
+    def asOutput(self) -> Output[TN_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._out
 
 
 @final

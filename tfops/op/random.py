@@ -2,7 +2,8 @@
 # Do not edit: change the spec and run the generator again.
 """The random ops.
 
-RandomUniform, RandomStandardNormal, TruncatedNormal, RandomUniformInt.
+RandomUniform, RandomStandardNormal, TruncatedNormal, RandomUniformInt, RandomShuffle,
+Multinomial, StatelessRandomUniform, StatelessRandomNormal, StatelessTruncatedNormal.
 
 Each class wraps one operation type; ``create`` adds a new operation to a scope's graph.
 The examples assume ``import numpy as np``, ``from tfops import Graph, Ops, Session,
@@ -11,19 +12,22 @@ Shape`` and ``from tfops.types import *``.
 
 from __future__ import annotations
 
-from typing import Final, Generic, cast, final
+from typing import Final, Generic, cast, final, overload
 
 from attrs import frozen
 
 from scope import Scope
 from tfops._operators import Operators
 from tfops.op._build import build
-from tfops.op._typevars import TF, TI, TF_co, TI_co
+from tfops.op._typevars import TF, TI, T, T_co, TF_co, TI_co
 from tfops.operation import Operation
 from tfops.output import Operand, Output, PrimitiveOp
 from tfops.types import (
     TensorValue,
+    TFloat32,
+    TInt32,
     TIntegral,
+    TNumber,
 )
 
 __all__ = [
@@ -31,6 +35,11 @@ __all__ = [
     "RandomStandardNormal",
     "TruncatedNormal",
     "RandomUniformInt",
+    "RandomShuffle",
+    "Multinomial",
+    "StatelessRandomUniform",
+    "StatelessRandomNormal",
+    "StatelessTruncatedNormal",
 ]
 
 
@@ -421,5 +430,521 @@ class RandomUniformInt(PrimitiveOp, Operators[TI_co], Generic[TI_co]):
         return self._output
 
     def asOutput(self) -> Output[TI_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._output
+
+
+@final
+class RandomShuffle(PrimitiveOp, Operators[T_co], Generic[T_co]):
+    """Randomly shuffles a tensor along its first dimension.
+
+    The slices ``value[j]`` are put in a random order, each permutation equally likely:
+    the result has the shape and type of ``value``; a scalar is returned as it is.
+    The permutation comes from the op's generator (seeded by ``seed`` and ``seed2``, as
+    the other random ops): TensorFlow's statistics, not its numbers. Not
+    differentiable.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> s = tf.random.randomShuffle(tf.constant([1, 2, 3, 4]), RandomShuffle.seed(3))
+        >>> sorted(Session(g).runner().fetch(s).run()[0].tolist())
+        [1, 2, 3, 4]
+    """
+
+    OP_NAME: Final = "RandomShuffle"
+
+    __slots__ = ("_output",)
+
+    @frozen
+    class Options:
+        """Optional attributes for :class:`RandomShuffle`."""
+
+        seed: int | None = None
+        seed2: int | None = None
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._output = cast("Output[T_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        value: Operand[T] | TensorValue,
+        *options: RandomShuffle.Options,
+        seed: int | None = None,
+        seed2: int | None = None,
+    ) -> RandomShuffle[T]:
+        """Factory method to create a class wrapping a new RandomShuffle operation.
+
+        Args:
+            scope: current scope.
+            value: the tensor to shuffle.
+            options: carries optional attribute values (``RandomShuffle.seed(...)``,
+                ``RandomShuffle.seed2(...)``).
+            seed: if either seed or seed2 is non-zero, the generator is seeded by them (reproducible
+                numbers); otherwise it is seeded randomly (the same as the option).
+            seed2: a second seed to avoid seed collision (the same as the option).
+
+        Returns:
+            a new instance of RandomShuffle.
+        """
+        operation = build(scope, "RandomShuffle", (value,), {"seed": seed, "seed2": seed2}, options)
+        return RandomShuffle(operation)
+
+    @staticmethod
+    def seed(seed: int) -> RandomShuffle.Options:
+        """Sets the ``seed`` option.
+
+        Args:
+            seed: if either seed or seed2 is non-zero, the generator is seeded by them (reproducible
+                numbers); otherwise it is seeded randomly.
+
+        Returns:
+            this Options instance.
+        """
+        return RandomShuffle.Options(seed=seed)
+
+    @staticmethod
+    def seed2(seed2: int) -> RandomShuffle.Options:
+        """Sets the ``seed2`` option.
+
+        Args:
+            seed2: a second seed to avoid seed collision.
+
+        Returns:
+            this Options instance.
+        """
+        return RandomShuffle.Options(seed2=seed2)
+
+    def output(self) -> Output[T_co]:
+        """Returns the shuffled tensor."""
+        return self._output
+
+    def asOutput(self) -> Output[T_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._output
+
+
+@final
+class Multinomial(PrimitiveOp, Operators[TI_co], Generic[TI_co]):
+    """Draws samples from a multinomial distribution.
+
+    Each row ``i`` of the result holds ``num_samples`` classes drawn independently with
+    probabilities ``softmax(logits[i])``; a class whose logit is ``-inf`` is never
+    drawn. The draws come from the op's generator (seeded by ``seed`` and ``seed2``,
+    as the other random ops): TensorFlow's distribution, not its numbers. The result
+    has the data type ``outputDtype``, a parameter here (TensorFlow Java also has an
+    overload without it, for ``TInt64``). The XLA backend needs ``num_samples`` when
+    it compiles. Not differentiable.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> logits = tf.constant([[0.0, float('-inf')], [float('-inf'), 0.0]])
+        >>> m = tf.random.multinomial(logits, 3, TInt64, Multinomial.seed(1))
+        >>> Session(g).runner().fetch(m).run()[0].tolist()
+        [[0, 0, 0], [1, 1, 1]]
+    """
+
+    OP_NAME: Final = "Multinomial"
+
+    __slots__ = ("_output",)
+
+    @frozen
+    class Options:
+        """Optional attributes for :class:`Multinomial`."""
+
+        seed: int | None = None
+        seed2: int | None = None
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._output = cast("Output[TI_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        logits: Operand[TNumber] | TensorValue,
+        num_samples: Operand[TInt32] | TensorValue,
+        outputDtype: type[TI],
+        *options: Multinomial.Options,
+        seed: int | None = None,
+        seed2: int | None = None,
+    ) -> Multinomial[TI]:
+        """Factory method to create a class wrapping a new Multinomial operation.
+
+        Args:
+            scope: current scope.
+            logits: the unnormalized log-probabilities, ``[batch, classes]``.
+            num_samples: the number of samples per row, a scalar.
+            outputDtype: the data type of the classes (TensorFlow's default is ``TInt64``).
+            options: carries optional attribute values (``Multinomial.seed(...)``,
+                ``Multinomial.seed2(...)``).
+            seed: if either seed or seed2 is non-zero, the generator is seeded by them (reproducible
+                numbers); otherwise it is seeded randomly (the same as the option).
+            seed2: a second seed to avoid seed collision (the same as the option).
+
+        Returns:
+            a new instance of Multinomial.
+        """
+        operation = build(
+            scope,
+            "Multinomial",
+            (logits, num_samples),
+            {"output_dtype": outputDtype, "seed": seed, "seed2": seed2},
+            options,
+        )
+        return Multinomial(operation)
+
+    @staticmethod
+    def seed(seed: int) -> Multinomial.Options:
+        """Sets the ``seed`` option.
+
+        Args:
+            seed: if either seed or seed2 is non-zero, the generator is seeded by them (reproducible
+                numbers); otherwise it is seeded randomly.
+
+        Returns:
+            this Options instance.
+        """
+        return Multinomial.Options(seed=seed)
+
+    @staticmethod
+    def seed2(seed2: int) -> Multinomial.Options:
+        """Sets the ``seed2`` option.
+
+        Args:
+            seed2: a second seed to avoid seed collision.
+
+        Returns:
+            this Options instance.
+        """
+        return Multinomial.Options(seed2=seed2)
+
+    def output(self) -> Output[TI_co]:
+        """Returns the drawn classes, ``[batch, num_samples]``."""
+        return self._output
+
+    def asOutput(self) -> Output[TI_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._output
+
+
+@final
+class StatelessRandomUniform(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
+    """Outputs deterministic pseudorandom values from a uniform distribution.
+
+    The values are uniform in [0, 1): the lower bound is included, the upper bound excluded.
+    The values are a function of ``seed`` (two integers) and the shape alone: the
+    same seed gives the same tensor in every run, session and process, and the
+    same numbers as TensorFlow's CPU kernel (its Philox 4x32-10 stream, keyed and
+    advanced as TensorFlow does, converted to floats bit for bit as it does).
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> u = tf.random.statelessRandomUniform(tf.constant([3]), tf.constant([1, 2]))
+        >>> Session(g).runner().fetch(u).run()[0].tolist()
+        [0.4930187463760376, 0.7706460952758789, 0.04584670066833496]
+    """
+
+    OP_NAME: Final = "StatelessRandomUniform"
+
+    __slots__ = ("_output",)
+
+    @frozen
+    class Options(Generic[TF]):
+        """Optional attributes for :class:`StatelessRandomUniform`."""
+
+        dtype: type[TF] | None = None
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._output = cast("Output[TF_co]", operation.output(0))
+
+    @overload
+    @staticmethod
+    def create(
+        scope: Scope,
+        shape: Operand[TIntegral] | TensorValue,
+        seed: Operand[TIntegral] | TensorValue,
+    ) -> StatelessRandomUniform[TFloat32]: ...
+
+    @overload
+    @staticmethod
+    def create(
+        scope: Scope,
+        shape: Operand[TIntegral] | TensorValue,
+        seed: Operand[TIntegral] | TensorValue,
+        *options: StatelessRandomUniform.Options[TF],
+    ) -> StatelessRandomUniform[TF]: ...
+
+    @overload
+    @staticmethod
+    def create(
+        scope: Scope,
+        shape: Operand[TIntegral] | TensorValue,
+        seed: Operand[TIntegral] | TensorValue,
+        *,
+        dtype: type[TF],
+    ) -> StatelessRandomUniform[TF]: ...
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        shape: Operand[TIntegral] | TensorValue,
+        seed: Operand[TIntegral] | TensorValue,
+        *options: StatelessRandomUniform.Options[TF],
+        dtype: type[TF] | None = None,
+    ) -> StatelessRandomUniform[TF]:
+        """Factory method to create a class wrapping a new StatelessRandomUniform
+        operation.
+
+        Args:
+            scope: current scope.
+            shape: the shape of the output tensor.
+            seed: two integers, the seed.
+            options: carries optional attribute values (``StatelessRandomUniform.dtype(...)``).
+            dtype: the data type of the output (``TFloat32`` unless set) (the same as the option).
+
+        Returns:
+            a new instance of StatelessRandomUniform.
+        """
+        operation = build(scope, "StatelessRandomUniform", (shape, seed), {"dtype": dtype}, options)
+        return StatelessRandomUniform(operation)
+
+    @staticmethod
+    def dtype(dtype: type[TF]) -> StatelessRandomUniform.Options[TF]:
+        """Sets the ``dtype`` option.
+
+        Args:
+            dtype: the data type of the output (``TFloat32`` unless set).
+
+        Returns:
+            this Options instance.
+        """
+        return StatelessRandomUniform.Options(dtype=dtype)
+
+    def output(self) -> Output[TF_co]:
+        """Returns random values of the given shape."""
+        return self._output
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._output
+
+
+@final
+class StatelessRandomNormal(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
+    """Outputs deterministic pseudorandom values from a normal distribution.
+
+    The values have mean 0 and standard deviation 1. Normal values use TensorFlow's
+    Box-Muller transform; its logarithm, sine and cosine are
+    computed here correctly rounded, where TensorFlow uses the C library's, which rounds the
+    other way for a small fraction of arguments: about 1.4% of float32 values (0.2% of
+    float64 values) then differ from TensorFlow's by one or two units in the last place.
+    The values are a function of ``seed`` (two integers) and the shape alone: the
+    same seed gives the same tensor in every run, session and process, and the
+    same numbers as TensorFlow's CPU kernel (its Philox 4x32-10 stream, keyed and
+    advanced as TensorFlow does, converted to floats bit for bit as it does).
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> n = tf.random.statelessRandomNormal(tf.constant([1000]), tf.constant([7, 0]))
+        >>> v = Session(g).runner().fetch(n).run()[0]
+        >>> v.dtype.name, bool(abs(v.mean()) < 0.1 and abs(v.std() - 1) < 0.1)
+        ('float32', True)
+    """
+
+    OP_NAME: Final = "StatelessRandomNormal"
+
+    __slots__ = ("_output",)
+
+    @frozen
+    class Options(Generic[TF]):
+        """Optional attributes for :class:`StatelessRandomNormal`."""
+
+        dtype: type[TF] | None = None
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._output = cast("Output[TF_co]", operation.output(0))
+
+    @overload
+    @staticmethod
+    def create(
+        scope: Scope,
+        shape: Operand[TIntegral] | TensorValue,
+        seed: Operand[TIntegral] | TensorValue,
+    ) -> StatelessRandomNormal[TFloat32]: ...
+
+    @overload
+    @staticmethod
+    def create(
+        scope: Scope,
+        shape: Operand[TIntegral] | TensorValue,
+        seed: Operand[TIntegral] | TensorValue,
+        *options: StatelessRandomNormal.Options[TF],
+    ) -> StatelessRandomNormal[TF]: ...
+
+    @overload
+    @staticmethod
+    def create(
+        scope: Scope,
+        shape: Operand[TIntegral] | TensorValue,
+        seed: Operand[TIntegral] | TensorValue,
+        *,
+        dtype: type[TF],
+    ) -> StatelessRandomNormal[TF]: ...
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        shape: Operand[TIntegral] | TensorValue,
+        seed: Operand[TIntegral] | TensorValue,
+        *options: StatelessRandomNormal.Options[TF],
+        dtype: type[TF] | None = None,
+    ) -> StatelessRandomNormal[TF]:
+        """Factory method to create a class wrapping a new StatelessRandomNormal operation.
+
+        Args:
+            scope: current scope.
+            shape: the shape of the output tensor.
+            seed: two integers, the seed.
+            options: carries optional attribute values (``StatelessRandomNormal.dtype(...)``).
+            dtype: the data type of the output (``TFloat32`` unless set) (the same as the option).
+
+        Returns:
+            a new instance of StatelessRandomNormal.
+        """
+        operation = build(scope, "StatelessRandomNormal", (shape, seed), {"dtype": dtype}, options)
+        return StatelessRandomNormal(operation)
+
+    @staticmethod
+    def dtype(dtype: type[TF]) -> StatelessRandomNormal.Options[TF]:
+        """Sets the ``dtype`` option.
+
+        Args:
+            dtype: the data type of the output (``TFloat32`` unless set).
+
+        Returns:
+            this Options instance.
+        """
+        return StatelessRandomNormal.Options(dtype=dtype)
+
+    def output(self) -> Output[TF_co]:
+        """Returns random values of the given shape."""
+        return self._output
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._output
+
+
+@final
+class StatelessTruncatedNormal(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
+    """Outputs deterministic pseudorandom values from a truncated normal distribution.
+
+    The values follow a normal distribution with mean 0 and standard deviation 1, except
+    that values whose magnitude is 2 or more are dropped and drawn again (as TensorFlow's:
+    each group of outputs draws from its own stretch of the stream). Normal values use
+    TensorFlow's Box-Muller transform; its logarithm, sine and cosine are
+    computed here correctly rounded, where TensorFlow uses the C library's, which rounds the
+    other way for a small fraction of arguments: about 1.4% of float32 values (0.2% of
+    float64 values) then differ from TensorFlow's by one or two units in the last place.
+    The values are a function of ``seed`` (two integers) and the shape alone: the
+    same seed gives the same tensor in every run, session and process, and the
+    same numbers as TensorFlow's CPU kernel (its Philox 4x32-10 stream, keyed and
+    advanced as TensorFlow does, converted to floats bit for bit as it does).
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> t = tf.random.statelessTruncatedNormal(tf.constant([1000]), tf.constant([7, 0]))
+        >>> bool((abs(Session(g).runner().fetch(t).run()[0]) < 2).all())
+        True
+    """
+
+    OP_NAME: Final = "StatelessTruncatedNormal"
+
+    __slots__ = ("_output",)
+
+    @frozen
+    class Options(Generic[TF]):
+        """Optional attributes for :class:`StatelessTruncatedNormal`."""
+
+        dtype: type[TF] | None = None
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._output = cast("Output[TF_co]", operation.output(0))
+
+    @overload
+    @staticmethod
+    def create(
+        scope: Scope,
+        shape: Operand[TIntegral] | TensorValue,
+        seed: Operand[TIntegral] | TensorValue,
+    ) -> StatelessTruncatedNormal[TFloat32]: ...
+
+    @overload
+    @staticmethod
+    def create(
+        scope: Scope,
+        shape: Operand[TIntegral] | TensorValue,
+        seed: Operand[TIntegral] | TensorValue,
+        *options: StatelessTruncatedNormal.Options[TF],
+    ) -> StatelessTruncatedNormal[TF]: ...
+
+    @overload
+    @staticmethod
+    def create(
+        scope: Scope,
+        shape: Operand[TIntegral] | TensorValue,
+        seed: Operand[TIntegral] | TensorValue,
+        *,
+        dtype: type[TF],
+    ) -> StatelessTruncatedNormal[TF]: ...
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        shape: Operand[TIntegral] | TensorValue,
+        seed: Operand[TIntegral] | TensorValue,
+        *options: StatelessTruncatedNormal.Options[TF],
+        dtype: type[TF] | None = None,
+    ) -> StatelessTruncatedNormal[TF]:
+        """Factory method to create a class wrapping a new StatelessTruncatedNormal
+        operation.
+
+        Args:
+            scope: current scope.
+            shape: the shape of the output tensor.
+            seed: two integers, the seed.
+            options: carries optional attribute values (``StatelessTruncatedNormal.dtype(...)``).
+            dtype: the data type of the output (``TFloat32`` unless set) (the same as the option).
+
+        Returns:
+            a new instance of StatelessTruncatedNormal.
+        """
+        operation = build(
+            scope, "StatelessTruncatedNormal", (shape, seed), {"dtype": dtype}, options
+        )
+        return StatelessTruncatedNormal(operation)
+
+    @staticmethod
+    def dtype(dtype: type[TF]) -> StatelessTruncatedNormal.Options[TF]:
+        """Sets the ``dtype`` option.
+
+        Args:
+            dtype: the data type of the output (``TFloat32`` unless set).
+
+        Returns:
+            this Options instance.
+        """
+        return StatelessTruncatedNormal.Options(dtype=dtype)
+
+    def output(self) -> Output[TF_co]:
+        """Returns random values of the given shape."""
+        return self._output
+
+    def asOutput(self) -> Output[TF_co]:
         """Returns the symbolic handle of the tensor."""
         return self._output
