@@ -815,9 +815,12 @@ class ArgMax(PrimitiveOp, Generic[TI_co]):
 
     Reduces ``input`` along ``dimension``: each element of the result is the
     position of the largest element along that dimension, the smallest such
-    position when several are equal. The result has the shape of ``input`` without
-    ``dimension``, which must not be empty, and the data type ``outputType``
-    (``TInt64`` unless set). Not differentiable.
+    position when several are equal. NaN is skipped, as in TensorFlow: the search
+    starts at position 0 and moves only to a strictly more extreme value than the
+    lowest finite one (the highest for ArgMin), so a row of NaN, or of NaN and
+    values no more extreme than that, gives 0. The result has the shape of
+    ``input`` without ``dimension``, which must not be empty, and the data type
+    ``outputType`` (``TInt64`` unless set). Not differentiable.
 
     Example:
         >>> g = Graph(); tf = Ops.create(g)
@@ -917,9 +920,12 @@ class ArgMin(PrimitiveOp, Generic[TI_co]):
 
     Reduces ``input`` along ``dimension``: each element of the result is the
     position of the smallest element along that dimension, the smallest such
-    position when several are equal. The result has the shape of ``input`` without
-    ``dimension``, which must not be empty, and the data type ``outputType``
-    (``TInt64`` unless set). Not differentiable.
+    position when several are equal. NaN is skipped, as in TensorFlow: the search
+    starts at position 0 and moves only to a strictly more extreme value than the
+    lowest finite one (the highest for ArgMin), so a row of NaN, or of NaN and
+    values no more extreme than that, gives 0. The result has the shape of
+    ``input`` without ``dimension``, which must not be empty, and the data type
+    ``outputType`` (``TInt64`` unless set). Not differentiable.
 
     Example:
         >>> g = Graph(); tf = Ops.create(g)
