@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from opchecks import FLOATS, assertMatches
+from opchecks import FLOATS, NUMBERS, assertMatches
 
 from tfops import Ops
 from tfops.types import TInt64, TType
@@ -69,3 +69,19 @@ def test_argMaxSkipsNanAlongLongRows(tf: Ops, run: Run) -> None:
     missing = np.isnan(value)
     assertMatches(got[0], np.argmax(np.where(missing, -INF, value), 1), TInt64)
     assertMatches(got[1], np.argmin(np.where(missing, INF, value), 1), TInt64)
+
+
+# -- Mean of no elements ------------------------------------------------------------------------
+@pytest.mark.parametrize("dtype", NUMBERS, ids=typeIds)
+@pytest.mark.parametrize(
+    ("axis", "keep", "shape"),
+    [(1, False, (2, 3)), ([0, 1], False, (3,)), ([0, 1, 2], False, ()), (1, True, (2, 1, 3))],
+    ids=str,
+)
+def test_meanOfNoElementsIsNanOrZero(
+    tf: Ops, run: Run, dtype: type[TType], axis: Any, keep: bool, shape: tuple[int, ...]
+) -> None:
+    """As TensorFlow: NaN (0 / 0) for floats, 0 for integers (no division error)."""
+    m = tf.math.mean(tf.constant(np.zeros((2, 0, 3), dtype.DTYPE)), axis, keepDims=keep)
+    expected = np.full(shape, NAN if dtype in FLOATS else 0, dtype.DTYPE)
+    assertMatches(run(m), expected, dtype)

@@ -742,7 +742,8 @@ class Mean(PrimitiveOp, Generic[TN_co]):
     Reduces ``input`` along the dimensions given in ``axis``. Unless ``keepDims`` is
     true, the rank of the tensor is reduced by 1 for each entry in ``axis``; with
     ``keepDims``, the reduced dimensions are kept with length 1. The mean of integers
-    truncates towards zero.
+    truncates towards zero. The mean of no elements is NaN for floats and 0 for
+    integers, as in TensorFlow.
 
     Example:
         >>> g = Graph(); tf = Ops.create(g)

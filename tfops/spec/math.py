@@ -287,7 +287,8 @@ registerOp(
             "Reduces ``input`` along the dimensions given in ``axis``. Unless ``keepDims`` is\n"
             "true, the rank of the tensor is reduced by 1 for each entry in ``axis``; with\n"
             "``keepDims``, the reduced dimensions are kept with length 1. The mean of integers\n"
-            "truncates towards zero."
+            "truncates towards zero. The mean of no elements is NaN for floats and 0 for\n"
+            "integers, as in TensorFlow."
         ),
         inputs=(
             InputDef("input", "the tensor to reduce", typeAttr="T"),

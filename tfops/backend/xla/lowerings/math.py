@@ -131,8 +131,8 @@ def _mean(site: LoweringSite, x: Any, axes: Any) -> Any:
             return jnp.full(shape, np.nan, x.dtype)
         total = jnp.sum(x, axis=covered, keepdims=keep, dtype=x.dtype)
         return divide(total, np.asarray(count, x.dtype))
-    if count == 0:
-        raise InvalidArgumentError(None, "Integer division by zero (mean of no elements)")
+    if count == 0:  # TensorFlow's integer mean of no elements is 0
+        return jnp.zeros(shape, x.dtype)
     total = jnp.sum(x, axis=covered, keepdims=keep, dtype=np.int64)
     # integer mean truncates towards zero, as TensorFlow's
     mean = jnp.sign(total) * jnp.floor_divide(jnp.abs(total), np.int64(count))
