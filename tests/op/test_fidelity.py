@@ -11,14 +11,17 @@ from typing import Any
 
 import numpy as np
 import pytest
-from opchecks import FLOATS, NUMBERS, assertMatches
+from opchecks import FLOATS, NUMBERS, assertGradient, assertMatches, assertRejected, placeholder
 
-from tfops import Ops
-from tfops.types import TInt64, TType
+from tfops import Graph, Ops, Shape
+from tfops.op.nn import BiasAdd, BiasAddGrad
+from tfops.types import TFloat16, TFloat64, TInt64, TType
 
 Array = np.ndarray[Any, Any]
 Run = Callable[..., Any]
 NAN, INF = np.nan, np.inf
+U = -1  # an unknown dimension
+CREATED = f"created at {__file__}:"
 
 
 def typeIds(dtype: type[TType]) -> str:
@@ -85,3 +88,123 @@ def test_meanOfNoElementsIsNanOrZero(
     m = tf.math.mean(tf.constant(np.zeros((2, 0, 3), dtype.DTYPE)), axis, keepDims=keep)
     expected = np.full(shape, NAN if dtype in FLOATS else 0, dtype.DTYPE)
     assertMatches(run(m), expected, dtype)
+
+
+# -- BiasAdd, BiasAddGrad in the NCHW layout ----------------------------------------------------
+def sample(shape: tuple[int, ...], seed: int = 4) -> Array:
+    return np.random.default_rng(seed).normal(size=shape)
+
+
+@pytest.mark.parametrize("shape", [(2, 3, 4), (2, 3, 4, 5), (1, 2, 1, 2, 3)], ids=str)
+def test_biasAddNchwAddsAlongDimension1(tf: Ops, run: Run, shape: tuple[int, ...]) -> None:
+    value, bias = sample(shape, 0), sample(shape[1:2], 1)
+    laid = bias.reshape((-1,) + (1,) * (len(shape) - 2))
+    y = tf.nn.biasAdd(value, bias, BiasAdd.dataFormat("NCHW"))
+    d = tf.nn.biasAddGrad(value, BiasAddGrad.dataFormat("NCHW"))
+    assert y.asOutput().shape() == Shape.of(*shape) and d.asOutput().shape() == Shape.of(shape[1])
+    got = run(y, d)
+    assertMatches(got[0], value + laid, TFloat64)
+    others = tuple(a for a in range(len(shape)) if a != 1)
+    assertMatches(got[1], value.sum(axis=others), TFloat64)
+
+
+@pytest.mark.parametrize(
+    ("value", "bias", "expected"),
+    [
+        (Shape.of(U, 3, 4), Shape.of(3), Shape.of(U, 3, 4)),
+        (Shape.of(2, U, 4), Shape.of(3), Shape.of(2, 3, 4)),
+        (Shape.of(2, 3, U, U), Shape.unknown(), Shape.of(2, 3, U, U)),
+        (Shape.unknown(), Shape.of(3), Shape.unknown()),
+    ],
+    ids=str,
+)
+def test_biasAddNchwStaticShape(tf: Ops, value: Shape, bias: Shape, expected: Shape) -> None:
+    y = tf.nn.biasAdd(placeholder(tf, TFloat64, value), placeholder(tf, TFloat64, bias),
+                      dataFormat="NCHW")
+    assert y.asOutput().shape() == expected
+    d = tf.nn.biasAddGrad(placeholder(tf, TFloat64, value), dataFormat="NCHW")
+    assert d.asOutput().shape() == Shape.of(value.size(1) if value.numDimensions() > 0 else U)
+
+
+@pytest.mark.parametrize(
+    ("value", "bias", "fragment"),
+    [
+        ((2, 3), (3,), "value must have rank 3 or more in the NCHW layout, got shape [2, 3]"),
+        ((2, 5, 4), (3,),
+         "bias of length 3 does not match dimension 1 (the channels) of value [2, 5, 4]"),
+        ((2, 3), None,
+         "out_backprop must have rank 3 or more in the NCHW layout, got shape [2, 3]"),
+    ],
+    ids=["rank 2 value", "bias length", "rank 2 gradient"],
+)
+def test_biasAddNchwRejectsBadShapes(
+    graph: Graph, tf: Ops, value: tuple[int, ...], bias: tuple[int, ...] | None, fragment: str
+) -> None:
+    v = placeholder(tf, TFloat64, value)
+    if bias is None:
+        assertRejected(graph, lambda: tf.nn.biasAddGrad(v, dataFormat="NCHW"), ValueError,
+                       "BiasAddGrad 'BiasAddGrad'", CREATED, fragment)
+    else:
+        b = placeholder(tf, TFloat64, bias)
+        assertRejected(graph, lambda: tf.nn.biasAdd(v, b, dataFormat="NCHW"), ValueError,
+                       "BiasAdd 'BiasAdd'", CREATED, fragment)
+
+
+def test_biasAddNchwOfAFedRankTwoValueAddsAlongDimension1(tf: Ops, run: Run) -> None:
+    """As TensorFlow's kernel: with the rank unknown when built, a matrix is taken at run time."""
+    v, b = tf.placeholder(TFloat64), tf.placeholder(TFloat64)
+    y = tf.nn.biasAdd(v, b, dataFormat="NCHW")
+    got = run(y, feeds={v: np.zeros((2, 3)), b: np.array([1.0, 2.0, 3.0])})
+    assertMatches(got, np.array([[1.0, 2.0, 3.0]] * 2), TFloat64)
+
+
+@pytest.mark.parametrize("known", [True, False], ids=["known rank", "unknown rank"])
+@pytest.mark.parametrize("shape", [(2, 3, 4), (1, 2, 3, 2)], ids=str)
+def test_biasAddNchwGradients(tf: Ops, shape: tuple[int, ...], known: bool) -> None:
+    shapes = None if known else [None, None]
+    assertGradient(tf, lambda v, b: tf.nn.biasAdd(v, b, dataFormat="NCHW"),
+                   [sample(shape, 0), sample(shape[1:2], 1)], shapes)
+    assertGradient(tf, lambda g: tf.nn.biasAddGrad(g, dataFormat="NCHW"), [sample(shape)],
+                   None if known else [None])
+
+
+def test_biasAddNchwSecondOrderGradient(tf: Ops) -> None:
+    def biasGradient(v: Any, b: Any) -> Any:
+        y = tf.nn.biasAdd(v, b, dataFormat="NCHW")
+        return tf.gradients(tf.sum(tf.math.square(y), [0, 1, 2]), [b]).dy(0)
+
+    assertGradient(tf, biasGradient, [sample((2, 3, 2), 0), sample((3,), 1)])
+
+
+# -- float16 sums accumulate in float32 ---------------------------------------------------------
+# TensorFlow's BiasAddGrad sums float16 in float32 (60000 + 60000 - 60000 is 60000, not inf).
+# Its Sum and Mean sum float16 in float16 in the order of its vectorized loops (so that
+# [60000, 60000, -60000, -60000] sums to inf, [-60000, 60000, ...] to 0): tfops sums every
+# float16 reduction in float32 and rounds once, the same whatever the order or layout.
+HALF = np.array([[60000, 1], [60000, 2], [-60000, 3]], np.float16)
+
+
+def test_float16SumsAccumulateInFloat32InEveryLayout(tf: Ops, run: Run) -> None:
+    rowMajor = tf.constant(HALF)
+    columnMajor = tf.linalg.transpose(tf.constant(np.ascontiguousarray(HALF.T)), [1, 0])
+    fetches = [
+        f(x) for x in (rowMajor, columnMajor) for f in (
+            lambda x: tf.nn.biasAddGrad(x),
+            lambda x: tf.sum(x, 0),
+            lambda x: tf.math.mean(x, 0),
+            lambda x: tf.sum(x, [0, 1]),
+        )
+    ]
+    got = run(*fetches)
+    expected = [[60000, 6], [60000, 6], [20000, 2], 60006]
+    for k, value in enumerate(got):
+        assertMatches(value, np.asarray(expected[k % 4], np.float16), TFloat16)
+
+
+def test_float16SumRoundsOnce(tf: Ops, run: Run) -> None:
+    """2048 plus 4095 halves is 4095.5: exact in float32, rounded once to 4096 in float16."""
+    value = np.full(4096, 0.5, np.float16)
+    value[0] = 2048
+    got = run(tf.sum(tf.constant(value), 0), tf.math.mean(tf.constant(value), 0))
+    assertMatches(got[0], np.float16(4096), TFloat16)
+    assertMatches(got[1], np.float16(4095.5 / 4096), TFloat16)

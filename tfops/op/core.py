@@ -1027,7 +1027,11 @@ class Min(PrimitiveOp, Generic[TN_co]):
 class Sum(PrimitiveOp, Generic[TN_co]):
     """Computes the sum of elements across dimensions of a tensor.
 
-    The sum keeps the input's data type (integers wrap around as in TensorFlow).
+    The sum keeps the input's data type (integers wrap around as in TensorFlow). float16 is
+    summed in float32 and rounded once, whatever the order of the elements in memory;
+    TensorFlow's CPU kernel sums float16 in float16 in the order of its vectorized loops, so
+    where a partial sum overflows it gives inf (``[60000, 60000, -60000, -60000]`` sums to
+    inf there, to 0 here).
 
     Reduces ``input`` along the dimensions given in ``axis``. Unless
     ``keepDims`` is true, the rank of the tensor is reduced by 1 for each entry in

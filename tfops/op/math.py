@@ -743,7 +743,8 @@ class Mean(PrimitiveOp, Generic[TN_co]):
     true, the rank of the tensor is reduced by 1 for each entry in ``axis``; with
     ``keepDims``, the reduced dimensions are kept with length 1. The mean of integers
     truncates towards zero. The mean of no elements is NaN for floats and 0 for
-    integers, as in TensorFlow.
+    integers, as in TensorFlow. float16 is summed and divided in float32 and rounded
+    once (TensorFlow's CPU kernel sums float16 in float16: see Sum).
 
     Example:
         >>> g = Graph(); tf = Ops.create(g)

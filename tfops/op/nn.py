@@ -325,10 +325,11 @@ class EluGrad(PrimitiveOp, Generic[TF_co]):
 class BiasAdd(PrimitiveOp, Generic[TN_co]):
     """Adds `bias` to `value`.
 
-    A special case of Add where ``bias`` is a vector added along the last dimension of
-    ``value`` (the channels, in the NHWC layout). Unlike Add, the shapes must match
-    exactly: ``bias`` has the length of ``value``'s last dimension. Integer sums wrap
-    around on overflow.
+    A special case of Add where ``bias`` is a vector added along the channels of
+    ``value``: its last dimension in the NHWC layout (the default), dimension 1 in
+    the NCHW layout (``dataFormat``). Unlike Add, the shapes must match exactly:
+    ``bias`` has the length of the channel dimension. ``value`` has rank 2 or more
+    (3 or more in NCHW). Integer sums wrap around on overflow.
 
     Example:
         >>> g = Graph(); tf = Ops.create(g)
@@ -363,11 +364,11 @@ class BiasAdd(PrimitiveOp, Generic[TN_co]):
 
         Args:
             scope: current scope.
-            value: a tensor of rank 2 or more.
-            bias: a vector as long as the last dimension of ``value``.
+            value: a tensor of rank 2 or more (3 or more in NCHW).
+            bias: a vector as long as the channel dimension of ``value``.
             options: carries optional attribute values (``BiasAdd.dataFormat(...)``).
-            dataFormat: the layout of the data; only "NHWC" (channels last) is supported (the same
-                as the option).
+            dataFormat: the layout of the data: "NHWC" (channels last, the default) or "NCHW"
+                (channels in dimension 1, after the batch) (the same as the option).
 
         Returns:
             a new instance of BiasAdd.
@@ -380,7 +381,8 @@ class BiasAdd(PrimitiveOp, Generic[TN_co]):
         """Sets the ``dataFormat`` option.
 
         Args:
-            dataFormat: the layout of the data; only "NHWC" (channels last) is supported.
+            dataFormat: the layout of the data: "NHWC" (channels last, the default) or "NCHW"
+                (channels in dimension 1, after the batch).
 
         Returns:
             this Options instance.
@@ -400,8 +402,9 @@ class BiasAdd(PrimitiveOp, Generic[TN_co]):
 class BiasAddGrad(PrimitiveOp, Generic[TN_co]):
     """The backward operation for "BiasAdd" on the "bias" tensor.
 
-    Sums ``out_backprop`` over every dimension but the last (the channels, in the
-    NHWC layout): the gradient of BiasAdd with respect to its bias.
+    Sums ``out_backprop`` over every dimension but the channels (the last one in the
+    NHWC layout, dimension 1 in NCHW): the gradient of BiasAdd with respect to its
+    bias. As TensorFlow, float16 values are summed in float32 and rounded once.
 
     Example:
         >>> g = Graph(); tf = Ops.create(g)
@@ -435,10 +438,10 @@ class BiasAddGrad(PrimitiveOp, Generic[TN_co]):
 
         Args:
             scope: current scope.
-            out_backprop: the gradient of BiasAdd's output, of rank 2 or more.
+            out_backprop: the gradient of BiasAdd's output, of rank 2 or more (3 or more in NCHW).
             options: carries optional attribute values (``BiasAddGrad.dataFormat(...)``).
-            dataFormat: the layout of the data; only "NHWC" (channels last) is supported (the same
-                as the option).
+            dataFormat: the layout of the data: "NHWC" (channels last, the default) or "NCHW"
+                (channels in dimension 1, after the batch) (the same as the option).
 
         Returns:
             a new instance of BiasAddGrad.
@@ -453,7 +456,8 @@ class BiasAddGrad(PrimitiveOp, Generic[TN_co]):
         """Sets the ``dataFormat`` option.
 
         Args:
-            dataFormat: the layout of the data; only "NHWC" (channels last) is supported.
+            dataFormat: the layout of the data: "NHWC" (channels last, the default) or "NCHW"
+                (channels in dimension 1, after the batch).
 
         Returns:
             this Options instance.
@@ -461,7 +465,7 @@ class BiasAddGrad(PrimitiveOp, Generic[TN_co]):
         return BiasAddGrad.Options(dataFormat=dataFormat)
 
     def output(self) -> Output[TN_co]:
-        """Returns a vector as long as the last dimension of ``out_backprop``."""
+        """Returns a vector as long as the channel dimension of ``out_backprop``."""
         return self._output
 
     def asOutput(self) -> Output[TN_co]:

@@ -288,7 +288,8 @@ registerOp(
             "true, the rank of the tensor is reduced by 1 for each entry in ``axis``; with\n"
             "``keepDims``, the reduced dimensions are kept with length 1. The mean of integers\n"
             "truncates towards zero. The mean of no elements is NaN for floats and 0 for\n"
-            "integers, as in TensorFlow."
+            "integers, as in TensorFlow. float16 is summed and divided in float32 and rounded\n"
+            "once (TensorFlow's CPU kernel sums float16 in float16: see Sum)."
         ),
         inputs=(
             InputDef("input", "the tensor to reduce", typeAttr="T"),

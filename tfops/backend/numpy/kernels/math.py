@@ -96,7 +96,10 @@ def _mean(site: KernelSite) -> Kernel:
         if x.dtype.kind == "f":
             if count == 0:  # the mean of no elements is nan, as 0 / 0
                 return np.full(np.sum(x, axis=ax, keepdims=keep).shape, np.nan, x.dtype)
-            result: Array = np.mean(x, axis=ax, keepdims=keep, dtype=x.dtype)
+            # float16 is summed and divided in float32, rounded once (as Sum)
+            wide = np.float32 if x.dtype == np.float16 else x.dtype
+            result: Array = np.mean(x, axis=ax, keepdims=keep, dtype=wide).astype(x.dtype,
+                                                                                copy=False)
             return result
         if count == 0:  # TensorFlow's integer mean of no elements is 0
             return np.zeros(np.sum(x, axis=ax, keepdims=keep).shape, x.dtype)
