@@ -1875,7 +1875,8 @@ class Ops:
             indices: the positions to gather, of any shape.
             axis: the dimension of ``params`` to gather along, a scalar.
             options: carries optional attribute values (``Gather.batchDims(...)``).
-            batchDims: the number of leading batch dimensions (only 0) (the same as the option).
+            batchDims: the number of leading batch dimensions, shared by ``params`` and ``indices``
+                (the same as the option).
 
         Returns:
             a new instance of Gather.

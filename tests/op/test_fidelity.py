@@ -11,11 +11,21 @@ from typing import Any
 
 import numpy as np
 import pytest
-from opchecks import FLOATS, NUMBERS, assertGradient, assertMatches, assertRejected, placeholder
+from opchecks import (
+    FLOATS,
+    NUMBERS,
+    assertGradient,
+    assertGradientsClose,
+    assertMatches,
+    assertRejected,
+    placeholder,
+)
 
 from tfops import Graph, Ops, Shape
+from tfops.errors import InvalidArgumentError
+from tfops.op.core import Gather
 from tfops.op.nn import BiasAdd, BiasAddGrad
-from tfops.types import TFloat16, TFloat64, TInt64, TType
+from tfops.types import TFloat16, TFloat64, TInt32, TInt64, TType
 
 Array = np.ndarray[Any, Any]
 Run = Callable[..., Any]
@@ -208,3 +218,125 @@ def test_float16SumRoundsOnce(tf: Ops, run: Run) -> None:
     got = run(tf.sum(tf.constant(value), 0), tf.math.mean(tf.constant(value), 0))
     assertMatches(got[0], np.float16(4096), TFloat16)
     assertMatches(got[1], np.float16(4095.5 / 4096), TFloat16)
+
+
+# -- GatherV2 with batch dimensions -------------------------------------------------------------
+def batchGather(params: Array, indices: Array, axis: int, batchDims: int) -> Array:
+    """The reference: each batch element gathers from its own slice of ``params``."""
+    batchDims = batchDims + indices.ndim if batchDims < 0 else batchDims
+    batch = params.shape[:batchDims]
+    count = int(np.prod(batch))
+    flatParams = params.reshape((count, *params.shape[batchDims:]))
+    flatIndices = indices.reshape((count, *indices.shape[batchDims:]))
+    picked = [np.take(p, i, axis=axis % params.ndim - batchDims)
+              for p, i in zip(flatParams, flatIndices, strict=True)]
+    return np.stack(picked).reshape((*batch, *picked[0].shape))
+
+
+def test_gatherWithBatchDimsAsTensorFlow(tf: Ops, run: Run) -> None:
+    """TensorFlow 2.21: tf.gather(arange(24).reshape(2, 3, 4), [[2, 0], [1, 1]], axis=1,
+    batch_dims=1)."""
+    params = np.arange(24.0).reshape(2, 3, 4)
+    y = tf.gather(params, np.array([[2, 0], [1, 1]]), 1, Gather.batchDims(1))
+    expected = [[[8, 9, 10, 11], [0, 1, 2, 3]], [[16, 17, 18, 19], [16, 17, 18, 19]]]
+    assertMatches(run(y), np.array(expected, np.float64), TFloat64)
+
+
+GATHERS = [  # params shape, indices shape, axis, batch_dims
+    ((2, 3, 4), (2, 5), 1, 1),
+    ((2, 3, 4), (2, 5), 2, 1),
+    ((2, 3, 4), (2, 5), -1, 1),
+    ((2, 3, 4), (2, 5), 1, -1),
+    ((2, 3, 4), (2, 3), 2, 2),
+    ((2, 3, 4), (2, 3, 5), 2, 2),
+    ((2, 3, 4, 2), (2, 3, 2, 2), 3, 2),
+    ((2, 3, 4), (2, 5, 6), 2, -2),
+    ((3, 4), (3,), 1, 1),
+    ((2, 0, 4), (2, 5), 2, 1),
+]
+
+
+@pytest.mark.parametrize(("params", "indices", "axis", "batchDims"), GATHERS, ids=str)
+def test_gatherWithBatchDimsKernel(
+    tf: Ops, run: Run, params: tuple[int, ...], indices: tuple[int, ...], axis: int,
+    batchDims: int,
+) -> None:
+    rng = np.random.default_rng(2)
+    value = rng.normal(size=params)
+    size = params[axis]
+    index = rng.integers(0, max(size, 1), size=indices).astype(np.int32)
+    y = tf.gather(value, index, axis, batchDims=batchDims)
+    expected = batchGather(value, index, axis, batchDims)
+    assert y.asOutput().shape() == Shape.of(*expected.shape)
+    assertMatches(run(y), expected, TFloat64)
+
+
+@pytest.mark.parametrize(
+    ("params", "indices", "axis", "batchDims", "expected"),
+    [
+        (Shape.of(U, 3, 4), Shape.of(2, U), 1, 1, Shape.of(2, U, 4)),
+        (Shape.of(2, 3, 4), Shape.unknown(), 1, 1, Shape.unknown()),
+        (Shape.unknown(), Shape.of(2, 5), 1, 1, Shape.unknown()),
+        (Shape.of(2, 3, 4), Shape.of(2, 5), "fed", 1, Shape.of(U, U, U)),
+        (Shape.of(2, 3, 4), Shape.of(2, 5, 6), "fed", -1, Shape.of(U, U, U)),
+    ],
+    ids=str,
+)
+def test_gatherWithBatchDimsStaticShape(
+    tf: Ops, params: Shape, indices: Shape, axis: Any, batchDims: int, expected: Shape
+) -> None:
+    """As TensorFlow's shape function; a batch dimension known in either input is known."""
+    p, i = placeholder(tf, TFloat64, params), placeholder(tf, TInt32, indices)
+    a = tf.placeholder(TInt32) if axis == "fed" else axis
+    assert tf.gather(p, i, a, batchDims=batchDims).asOutput().shape() == expected
+
+
+@pytest.mark.parametrize(
+    ("params", "indices", "axis", "batchDims", "fragment"),
+    [
+        ((2, 3, 4), (2,), 1, 2, "batch_dims 2 is out of range [-1, 1] for indices of shape [2]"),
+        ((2, 3, 4), (2, 5), 1, -3, "batch_dims -3 is out of range [-2, 2]"),
+        ((2, 3, 4), (2, 5), 0, 1, "batch_dims (1) must be less than or equal to axis (0)"),
+        ((2, 3, 4), (3, 5), 1, 1,
+         "params.shape[0]: 2 should be equal to indices.shape[0]: 3 (a batch dimension)"),
+        ((2, 3), (2, 3), 1, 2, "batch_dims 2 must be less than the rank of params 2"),
+    ],
+    ids=["beyond indices", "negative beyond indices", "axis before", "batch mismatch",
+         "all of params"],
+)
+def test_gatherWithBadBatchDimsIsRejected(
+    graph: Graph, tf: Ops, params: tuple[int, ...], indices: tuple[int, ...], axis: int,
+    batchDims: int, fragment: str,
+) -> None:
+    p, i = placeholder(tf, TFloat64, params), placeholder(tf, TInt32, indices)
+    assertRejected(graph, lambda: tf.gather(p, i, axis, batchDims=batchDims), ValueError,
+                   "GatherV2 'Gather'", CREATED, fragment)
+
+
+def test_gatherWithBadBatchDimsFedRaisesAtRunTime(tf: Ops, run: Run) -> None:
+    p, i = tf.placeholder(TFloat64), tf.placeholder(TInt32)
+    y = tf.gather(p, i, 1, batchDims=1)
+    with pytest.raises(InvalidArgumentError, match=r"params.shape\[0\]: 2 should be equal"):
+        run(y, feeds={p: np.zeros((2, 3)), i: np.zeros((3, 1), np.int32)})
+    with pytest.raises(InvalidArgumentError, match=r"indices\[1, 0\] = 3 is not in \[0, 3\)"):
+        run(y, feeds={p: np.zeros((2, 3)), i: np.array([[0], [3]], np.int32)})
+
+
+@pytest.mark.parametrize("known", [True, False], ids=["known shapes", "unknown shapes"])
+@pytest.mark.parametrize(("params", "indices", "axis", "batchDims"), GATHERS[:8], ids=str)
+def test_gatherWithBatchDimsGradient(
+    tf: Ops, params: tuple[int, ...], indices: tuple[int, ...], axis: int, batchDims: int,
+    known: bool,
+) -> None:
+    """Repeated indices too: their slices are summed."""
+    rng = np.random.default_rng(5)
+    index = rng.integers(0, params[axis], size=indices).astype(np.int32)
+    i = tf.constant(index) if known else tf.placeholder(TInt32)
+    if known:
+        assertGradient(tf, lambda p: tf.gather(p, i, axis, batchDims=batchDims),
+                       [rng.normal(size=params)])
+        return
+    p = tf.placeholder(TFloat64)  # a negative batch_dims takes the rank of indices at run time
+    y = tf.gather(p, i, axis, batchDims=batchDims)
+    value = rng.normal(size=params)
+    assertGradientsClose(y, [p], {p: value}, {i: index})

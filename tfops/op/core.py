@@ -1591,9 +1591,13 @@ class Gather(PrimitiveOp, Generic[T_co]):
     The result takes, for each entry of ``indices``, the slice of ``params`` at that
     position along ``axis``: its shape is ``params.shape[:axis] + indices.shape +
     params.shape[axis + 1:]``. Indices must be in ``[0, params.shape[axis])``; one
-    outside raises ``InvalidArgumentError`` when the op runs. Only ``batchDims`` 0 is
-    supported. The gradient sums the incoming slices back into the rows they came
-    from (a dense ``UnsortedSegmentSum``).
+    outside raises ``InvalidArgumentError`` when the op runs. With ``batchDims`` b
+    (negative: counted from the end of ``indices``' dimensions), the first b
+    dimensions of ``params`` and ``indices`` are batch dimensions, equal in both: each
+    batch element gathers from its own slice of ``params`` with its own indices, so
+    the shape is ``params.shape[:axis] + indices.shape[b:] + params.shape[axis + 1:]``
+    and ``axis`` must be at least b. The gradient sums the incoming slices back into
+    the rows they came from (a dense ``UnsortedSegmentSum``), per batch element.
 
     Example:
         >>> g = Graph(); tf = Ops.create(g)
@@ -1633,7 +1637,8 @@ class Gather(PrimitiveOp, Generic[T_co]):
             indices: the positions to gather, of any shape.
             axis: the dimension of ``params`` to gather along, a scalar.
             options: carries optional attribute values (``Gather.batchDims(...)``).
-            batchDims: the number of leading batch dimensions (only 0) (the same as the option).
+            batchDims: the number of leading batch dimensions, shared by ``params`` and ``indices``
+                (the same as the option).
 
         Returns:
             a new instance of Gather.
@@ -1648,7 +1653,7 @@ class Gather(PrimitiveOp, Generic[T_co]):
         """Sets the ``batchDims`` option.
 
         Args:
-            batchDims: the number of leading batch dimensions (only 0).
+            batchDims: the number of leading batch dimensions, shared by ``params`` and ``indices``.
 
         Returns:
             this Options instance.
