@@ -340,3 +340,42 @@ def test_gatherWithBatchDimsGradient(
     y = tf.gather(p, i, axis, batchDims=batchDims)
     value = rng.normal(size=params)
     assertGradientsClose(y, [p], {p: value}, {i: index})
+
+
+# -- Transpose: negative perm entries count from the end ---------------------------------------
+@pytest.mark.parametrize(
+    ("shape", "perm", "same"),
+    [((2, 3), [-1, 0], [1, 0]), ((2, 3, 4), [-1, 0, 1], [2, 0, 1]),
+     ((2, 3, 4), [-3, -1, -2], [0, 2, 1])],
+    ids=str,
+)
+def test_transposeTakesNegativePermEntries(
+    tf: Ops, run: Run, shape: tuple[int, ...], perm: list[int], same: list[int]
+) -> None:
+    """As TensorFlow 2.21 (graph mode: [2, 3] by [-1, 0] is [3, 2])."""
+    value = sample(shape)
+    y = tf.linalg.transpose(value, perm)
+    assert y.asOutput().shape() == Shape.of(*np.transpose(value, same).shape)
+    assertMatches(run(y), np.transpose(value, same), TFloat64)
+    p = tf.placeholder(TInt32)
+    fed = tf.linalg.transpose(value, p)
+    assertMatches(run(fed, feeds={p: np.array(perm, np.int32)}), np.transpose(value, same),
+                  TFloat64)
+
+
+@pytest.mark.parametrize("fed", [False, True], ids=["constant perm", "fed perm"])
+def test_transposeGradientWithNegativePermEntries(tf: Ops, fed: bool) -> None:
+    perm = np.array([-1, 0, 1], np.int32)
+    if fed:
+        p = tf.placeholder(TInt32)
+        x = placeholder(tf, TFloat64, (2, 3, 4))
+        assertGradientsClose(tf.linalg.transpose(x, p), [x], {x: sample((2, 3, 4))}, {p: perm})
+    else:
+        assertGradient(tf, lambda x: tf.linalg.transpose(x, perm), [sample((2, 3, 4))])
+
+
+def test_transposeRejectsAPermStillOutOfRange(tf: Ops, run: Run) -> None:
+    p = tf.placeholder(TInt32)
+    y = tf.linalg.transpose(sample((2, 3)), p)
+    with pytest.raises(InvalidArgumentError, match=r"perm \[-3, 0\] is not a permutation"):
+        run(y, feeds={p: np.array([-3, 0], np.int32)})

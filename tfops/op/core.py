@@ -1675,7 +1675,12 @@ class Concat(PrimitiveOp, Generic[T_co]):
 
     The values must have the same rank (at least 1) and the same sizes in every
     dimension but ``axis``; the result's size in ``axis`` is the sum of theirs. A
-    negative ``axis`` counts from the end.
+    negative ``axis`` counts from the end. One value is accepted (the result is a
+    copy of it), as ``tf.concat([x], 0)`` in TensorFlow Python, which builds an
+    Identity there; TensorFlow's ConcatV2 registration itself asks for at least two
+    values (graph mode and TF Java reject one), which would make every rule that
+    joins a list of any length (the gradient of a Split into one part) a special
+    case.
 
     Example:
         >>> g = Graph(); tf = Ops.create(g)

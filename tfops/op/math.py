@@ -408,7 +408,12 @@ class Reciprocal(PrimitiveOp, Generic[TF_co]):
 class Add(PrimitiveOp, Generic[TN_co]):
     """Returns x + y element-wise.
 
-    Integer addition wraps around on overflow.
+    Integer addition wraps around on overflow. A Python number on either side takes the
+    other operand's data type (``tf.math.add(1.0, x)`` of a float64 ``x`` is float64), as
+    Python's operators do in TensorFlow (``1.0 + x``). TensorFlow's graph-mode op function
+    instead converts the inputs in order, so there ``tf.add(1.0, x)`` is a ``TypeError``
+    (float32 against float64) while ``tf.add(x, 1.0)`` is not; tfops keeps one rule for
+    both sides, for every binary op.
 
     The inputs broadcast against each other as in numpy and TensorFlow.
 

@@ -67,6 +67,16 @@ def _isPermutation(p: list[int]) -> bool:
     return sorted(p) == list(range(len(p)))
 
 
+def normalizedPermutation(p: list[int]) -> list[int] | None:
+    """``p`` with its negative entries counted from the end (TensorFlow's Transpose takes
+    ``-1`` for the last dimension), or ``None`` when it is not then a permutation."""
+    n = len(p)
+    if any(not -n <= i < n for i in p):
+        return None
+    q = [i % n for i in p]
+    return q if _isPermutation(q) else None
+
+
 def _transposeShape(ctx: InferContext) -> Sequence[Shape]:
     dims = ctx.shapes[0].asArray()
     length = vectorLength(ctx, 1, "perm")
@@ -75,9 +85,10 @@ def _transposeShape(ctx: InferContext) -> Sequence[Shape]:
     perm = ctx.constants[1]
     if perm is None:
         return [unknownDims(len(dims) if dims is not None else length)]
-    p = perm.tolist()
-    if not _isPermutation(p):
-        raise ctx.error(f"perm {p} is not a permutation of [0, {len(p)})")
+    p = normalizedPermutation(perm.tolist())
+    if p is None:
+        raise ctx.error(f"perm {perm.tolist()} is not a permutation of [0, {len(perm)}) "
+                        "(an entry may also count from the end, as -1)")
     return [Shape.of(*(dims[i] for i in p)) if dims is not None else unknownDims(len(p))]
 
 
@@ -89,7 +100,9 @@ registerOp(
         description=(
             "Dimension ``i`` of the result is dimension ``perm[i]`` of ``x``, so\n"
             "``y.shape[i] == x.shape[perm[i]]``; ``perm`` must hold each of ``0 .. rank-1``\n"
-            "once. The gradient is the gradient transposed by the inverse permutation."
+            "once, where a negative entry counts from the end as in TensorFlow (``[-1, 0]``\n"
+            "is ``[1, 0]``). The gradient is the gradient transposed by the inverse\n"
+            "permutation."
         ),
         inputs=(
             InputDef("x", "the tensor to transpose", typeAttr="T"),
@@ -109,9 +122,12 @@ registerOp(
 def _transposeGrad(tf: Ops, op: GradOp, g: Output[TFloating]) -> Grads:
     perm = op.ints(1)
     value = constantValue(perm)
-    # a constant inverse keeps the static shape, which the graph cannot compute from an op
-    inverse = tf.math.invertPermutation(perm) if value is None else np.argsort(value)
-    return [tf.linalg.transpose(g, inverse), None]
+    if value is not None:  # a constant inverse keeps the static shape
+        return [tf.linalg.transpose(g, np.argsort(value % max(value.size, 1))), None]
+    # negative entries count from the end: taken modulo the rank before inverting
+    rank = tf.size(perm, outType=perm.dataType())
+    return [tf.linalg.transpose(g, tf.math.invertPermutation(tf.math.floorMod(perm, rank))),
+            None]
 
 
 def _invertPermutationShape(ctx: InferContext) -> Sequence[Shape]:

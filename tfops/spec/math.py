@@ -166,7 +166,12 @@ def _binary(
 _binary(
     "Add",
     "Returns x + y element-wise.",
-    "Integer addition wraps around on overflow.",
+    "Integer addition wraps around on overflow. A Python number on either side takes the\n"
+    "other operand's data type (``tf.math.add(1.0, x)`` of a float64 ``x`` is float64), as\n"
+    "Python's operators do in TensorFlow (``1.0 + x``). TensorFlow's graph-mode op function\n"
+    "instead converts the inputs in order, so there ``tf.add(1.0, x)`` is a ``TypeError``\n"
+    "(float32 against float64) while ``tf.add(x, 1.0)`` is not; tfops keeps one rule for\n"
+    "both sides, for every binary op.",
     NUMBERS,
     _example("tf.math.add(tf.constant([1.0, 2.0]), 10.0)", "[11.0, 12.0]"),
 )
