@@ -1541,7 +1541,8 @@ class Tile(PrimitiveOp, Generic[T_co]):
 
     The result repeats ``input`` ``multiples[i]`` times along dimension ``i``: its
     dimension ``i`` has size ``input.shape[i] * multiples[i]``. ``multiples`` has one
-    non-negative entry per dimension of ``input``.
+    non-negative entry per dimension of ``input``; computed in the graph
+    (``stack([2, n])``), each entry it is known to hold gives a static dimension.
 
     Example:
         >>> g = Graph(); tf = Ops.create(g)
@@ -2397,7 +2398,10 @@ class Reshape(PrimitiveOp, Generic[T_co]):
 
     Returns a tensor with the values of ``tensor`` and the given ``shape``. One
     dimension of ``shape`` may be -1: its size is computed so the number of elements
-    stays the same.
+    stays the same. A ``shape`` computed in the graph gives the static shape its
+    subgraph tells, as in TensorFlow: ``concat([shape(x)[0:1], [12]])`` of an ``x`` of
+    shape ``[?, 3, 4]`` gives ``[?, 12]``; with ``tensor``'s shape fully known, one
+    entry that is -1 or unknown is computed from the number of elements.
 
     Example:
         >>> g = Graph(); tf = Ops.create(g)

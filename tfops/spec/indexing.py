@@ -221,15 +221,22 @@ def _tileShape(ctx: InferContext) -> Sequence[Shape]:
     length = vectorLength(ctx, 1, "multiples")
     if dims is not None and length >= 0 and length != len(dims):
         raise ctx.error(f"multiples has {length} entries for a tensor of rank {len(dims)}")
-    multiples = ctx.constants[1]
-    if multiples is None:
+    multiples = ctx.values[1]  # constant or computed, entries known where the graph tells
+    if multiples is None or multiples.scalar:
         return [unknownDims(len(dims) if dims is not None else length)]
-    if (multiples < 0).any():
-        raise ctx.error(f"multiples must not be negative, got {multiples.tolist()}")
-    m = multiples.tolist()
-    return [Shape.of(*(0 if k == 0 else d * k if d >= 0 else -1
+    m = list(multiples.entries)
+    if any(k is not None and k < 0 for k in m):
+        raise ctx.error(f"multiples must not be negative, got {_listed(m)}")
+    if dims is not None and len(m) != len(dims):
+        raise ctx.error(f"multiples has {len(m)} entries for a tensor of rank {len(dims)}")
+    return [Shape.of(*(0 if k == 0 else d * k if d >= 0 and k is not None else -1
                        for d, k in zip(dims if dims is not None else [-1] * len(m), m,
                                        strict=True)))]
+
+
+def _listed(entries: Sequence[int | None]) -> str:
+    """Partly known entries as a list, ``?`` where unknown."""
+    return "[" + ", ".join("?" if e is None else str(e) for e in entries) + "]"
 
 
 registerOp(
@@ -240,7 +247,8 @@ registerOp(
         description=(
             "The result repeats ``input`` ``multiples[i]`` times along dimension ``i``: its\n"
             "dimension ``i`` has size ``input.shape[i] * multiples[i]``. ``multiples`` has one\n"
-            "non-negative entry per dimension of ``input``."
+            "non-negative entry per dimension of ``input``; computed in the graph\n"
+            "(``stack([2, n])``), each entry it is known to hold gives a static dimension."
         ),
         inputs=(
             InputDef("input", "the tensor to tile", typeAttr="T"),
