@@ -62,15 +62,27 @@ def _scalar(entry: Entry) -> PartialValue:
     return PartialValue((entry,), scalar=True)
 
 
-def partialValue(t: Output[TType], depth: int = MAX_DEPTH) -> PartialValue | None:
+def partialValue(t: Output[TType]) -> PartialValue | None:
     """What is known of the value of ``t``, an integer scalar or vector; ``None`` when nothing
     is (not even its length)."""
-    if depth <= 0 or t._dtype.DTYPE.kind not in "iu":
-        return None
-    rule = _RULES.get(t._op._type)
-    if rule is None or t._index != 0:
-        return _unknown(t)
-    return rule(t, depth - 1) or _unknown(t)
+    return _Walk().value(t, MAX_DEPTH)
+
+
+class _Walk:
+    """One evaluation: each output is evaluated once, however many paths lead to it."""
+
+    def __init__(self) -> None:
+        self.seen: dict[tuple[int, int], PartialValue | None] = {}
+
+    def value(self, t: Output[TType], depth: int) -> PartialValue | None:
+        if depth <= 0 or t._dtype.DTYPE.kind not in "iu":
+            return None
+        key = (id(t._op), t._index)
+        if key not in self.seen:
+            rule = _RULES.get(t._op._type)
+            found = rule(self, t, depth - 1) if rule is not None and t._index == 0 else None
+            self.seen[key] = found or _unknown(t)
+        return self.seen[key]
 
 
 def _unknown(t: Output[TType]) -> PartialValue | None:
@@ -81,20 +93,20 @@ def _unknown(t: Output[TType]) -> PartialValue | None:
     return _scalar(None) if not dims else _vector([None] * dims[0])
 
 
-def _input(t: Output[TType], i: int, depth: int) -> PartialValue | None:
-    return partialValue(t._op._inputs[i], depth)
+def _input(walk: _Walk, t: Output[TType], i: int, depth: int) -> PartialValue | None:
+    return walk.value(t._op._inputs[i], depth)
 
 
-def _exactInput(t: Output[TType], i: int, depth: int) -> np.ndarray[Any, Any] | None:
-    value = _input(t, i, depth)
+def _exactInput(walk: _Walk, t: Output[TType], i: int, depth: int) -> np.ndarray[Any, Any] | None:
+    value = _input(walk, t, i, depth)
     return None if value is None else value.exact()
 
 
 # -- the rules, one per op type ------------------------------------------------------------
-Rule = Callable[["Output[TType]", int], "PartialValue | None"]
+Rule = Callable[[_Walk, "Output[TType]", int], "PartialValue | None"]
 
 
-def _const(t: Output[TType], depth: int) -> PartialValue | None:
+def _const(walk: _Walk, t: Output[TType], depth: int) -> PartialValue | None:
     value = np.asarray(t._op._attrs["value"])
     if value.ndim > 1:
         return None
@@ -102,35 +114,35 @@ def _const(t: Output[TType], depth: int) -> PartialValue | None:
     return PartialValue(entries, scalar=value.ndim == 0)
 
 
-def _identity(t: Output[TType], depth: int) -> PartialValue | None:
-    return _input(t, 0, depth)
+def _identity(walk: _Walk, t: Output[TType], depth: int) -> PartialValue | None:
+    return _input(walk, t, 0, depth)
 
 
-def _shape(t: Output[TType], depth: int) -> PartialValue | None:
+def _shape(walk: _Walk, t: Output[TType], depth: int) -> PartialValue | None:
     dims = t._op._inputs[0]._shape.asArray()
     return None if dims is None else _vector([d if d >= 0 else None for d in dims])
 
 
-def _size(t: Output[TType], depth: int) -> PartialValue | None:
+def _size(walk: _Walk, t: Output[TType], depth: int) -> PartialValue | None:
     shape = t._op._inputs[0]._shape
     return _scalar(shape.size() if shape.isFullyKnown() else None)
 
 
-def _rank(t: Output[TType], depth: int) -> PartialValue | None:
+def _rank(walk: _Walk, t: Output[TType], depth: int) -> PartialValue | None:
     rank = t._op._inputs[0]._shape.numDimensions()
     return _scalar(rank if rank >= 0 else None)
 
 
-def _cast(t: Output[TType], depth: int) -> PartialValue | None:
+def _cast(walk: _Walk, t: Output[TType], depth: int) -> PartialValue | None:
     # integers cast to integers keep their values (shapes never reach the wrap-around)
     source = t._op._inputs[0]
-    return _input(t, 0, depth) if source._dtype.DTYPE.kind in "iu" else None
+    return _input(walk, t, 0, depth) if source._dtype.DTYPE.kind in "iu" else None
 
 
-def _stridedSlice(t: Output[TType], depth: int) -> PartialValue | None:
+def _stridedSlice(walk: _Walk, t: Output[TType], depth: int) -> PartialValue | None:
     """A slice of a vector: one range (or one element, with ``shrink_axis_mask``)."""
-    value = _input(t, 0, depth)
-    begin, end, strides = (_exactInput(t, i, depth) for i in (1, 2, 3))
+    value = _input(walk, t, 0, depth)
+    begin, end, strides = (_exactInput(walk, t, i, depth) for i in (1, 2, 3))
     if value is None or value.scalar or begin is None or end is None or strides is None:
         return None
     masks = {name: cast("int", t._op._attrs[name]) for name in (
@@ -153,9 +165,9 @@ def _stridedSlice(t: Output[TType], depth: int) -> PartialValue | None:
     return _vector(value.entries[slice(start, stop, stride)])
 
 
-def _slice(t: Output[TType], depth: int) -> PartialValue | None:
-    value = _input(t, 0, depth)
-    begin, size = _exactInput(t, 1, depth), _exactInput(t, 2, depth)
+def _slice(walk: _Walk, t: Output[TType], depth: int) -> PartialValue | None:
+    value = _input(walk, t, 0, depth)
+    begin, size = _exactInput(walk, t, 1, depth), _exactInput(walk, t, 2, depth)
     if value is None or value.scalar or begin is None or size is None or begin.shape != (1,):
         return None
     start, count, n = int(begin[0]), int(size.reshape(-1)[0]), len(value.entries)
@@ -165,42 +177,42 @@ def _slice(t: Output[TType], depth: int) -> PartialValue | None:
     return _vector(value.entries[start:stop])
 
 
-def _pack(t: Output[TType], depth: int) -> PartialValue | None:
+def _pack(walk: _Walk, t: Output[TType], depth: int) -> PartialValue | None:
     if t._op._attrs["axis"] not in (0, -1):
         return None
     entries: list[Entry] = []
     for i in range(len(t._op._inputs)):
-        value = _input(t, i, depth)
+        value = _input(walk, t, i, depth)
         if value is not None and not value.scalar:
             return None  # a matrix: not a shape
         entries.append(None if value is None else value.entries[0])
     return _vector(entries)
 
 
-def _concat(t: Output[TType], depth: int) -> PartialValue | None:
+def _concat(walk: _Walk, t: Output[TType], depth: int) -> PartialValue | None:
     n = len(t._op._inputs) - 1
-    axis = _exactInput(t, n, depth)
+    axis = _exactInput(walk, t, n, depth)
     if axis is None or int(axis.reshape(-1)[0]) not in (0, -1):
         return None
     entries: list[Entry] = []
     for i in range(n):
-        value = _input(t, i, depth)
+        value = _input(walk, t, i, depth)
         if value is None or value.scalar:
             return None  # a piece of unknown length: the length of the whole is unknown
         entries.extend(value.entries)
     return _vector(entries)
 
 
-def _fill(t: Output[TType], depth: int) -> PartialValue | None:
-    dims, value = _exactInput(t, 0, depth), _input(t, 1, depth)
+def _fill(walk: _Walk, t: Output[TType], depth: int) -> PartialValue | None:
+    dims, value = _exactInput(walk, t, 0, depth), _input(walk, t, 1, depth)
     if dims is None or dims.ndim != 1 or dims.size > 1 or (dims.size and dims[0] < 0):
         return None
     entry = None if value is None or not value.scalar else value.entries[0]
     return _scalar(entry) if dims.size == 0 else _vector([entry] * int(dims[0]))
 
 
-def _expandDims(t: Output[TType], depth: int) -> PartialValue | None:
-    value, axis = _input(t, 0, depth), _exactInput(t, 1, depth)
+def _expandDims(walk: _Walk, t: Output[TType], depth: int) -> PartialValue | None:
+    value, axis = _input(walk, t, 0, depth), _exactInput(walk, t, 1, depth)
     if value is None or not value.scalar or axis is None or int(axis.reshape(-1)[0]) not in (0, -1):
         return None
     return _vector(value.entries)
@@ -209,8 +221,8 @@ def _expandDims(t: Output[TType], depth: int) -> PartialValue | None:
 def _arithmetic(apply: Callable[[int, int], int | None]) -> Rule:
     """An elementwise binary op on known entries (a scalar broadcast against a vector)."""
 
-    def rule(t: Output[TType], depth: int) -> PartialValue | None:
-        x, y = _input(t, 0, depth), _input(t, 1, depth)
+    def rule(walk: _Walk, t: Output[TType], depth: int) -> PartialValue | None:
+        x, y = _input(walk, t, 0, depth), _input(walk, t, 1, depth)
         if x is None or y is None:
             return None
         if not x.scalar and not y.scalar and len(x.entries) != len(y.entries):

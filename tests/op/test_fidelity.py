@@ -503,3 +503,11 @@ def test_partialValueOfAnUnknownLengthIsUnknown(tf: Ops) -> None:
         Shape.unknown())
     fed = tf.placeholder(TInt32, Placeholder.shape(Shape.of(2)))
     assert tf.zeros(fed, TFloat32).asOutput().shape() == Shape.of(U, U)
+
+
+def test_partialValueEvaluatesEachOpOnce(tf: Ops) -> None:
+    """A chain of doublings has 2**25 paths through it, but only 25 ops."""
+    total = tf.size(placeholder(tf, TFloat32, (2, 3))).asOutput()
+    for _ in range(25):
+        total = tf.math.add(total, total).asOutput()
+    assert tf.zeros(tf.stack([total]), TFloat32).asOutput().shape() == Shape.of(6 * 2**25)
