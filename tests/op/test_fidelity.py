@@ -511,3 +511,38 @@ def test_partialValueEvaluatesEachOpOnce(tf: Ops) -> None:
     for _ in range(25):
         total = tf.math.add(total, total).asOutput()
     assert tf.zeros(tf.stack([total]), TFloat32).asOutput().shape() == Shape.of(6 * 2**25)
+
+
+# -- Prod's gradient at zeros, infinities and NaN ----------------------------------------------
+@pytest.mark.parametrize(
+    ("row", "expected"),
+    [  # TensorFlow 2.21's gradient of reduce_prod over the row (float64)
+        ([INF, 1, -1, 2], [-2, -INF, INF, -INF]),
+        ([1, INF, -INF, 2], [-INF, -INF, INF, -INF]),
+        ([0, INF, 1, 2], [INF, 0, NAN, NAN]),
+        ([NAN, 1, 2, 3], [6, NAN, NAN, NAN]),
+        ([0, 0, 2, 3], [0, 0, 0, 0]),
+        ([0, 2, 3, 4], [24, 0, 0, 0]),
+        ([INF, 0, 2, 2], [0, INF, NAN, NAN]),
+        ([2, -INF, 1, -1], [INF, -2, INF, -INF]),
+        ([1.5, -2, 4, 0.5], [-4, 3, -1.5, -12]),
+    ],
+    ids=str,
+)
+def test_prodGradientAtSpecialValuesIsTensorFlows(
+    tf: Ops, run: Run, row: list[float], expected: list[float]
+) -> None:
+    x = tf.constant(np.array([row, row[::-1]], np.float64))
+    dx = tf.gradients(tf.prod(x, 1), [x]).dy(0)
+    assert dx is not None
+    assertMatches(run(dx), np.array([expected, expected[::-1]]), TFloat64)
+
+
+def test_prodGradientAtSpecialValuesAlongOtherAxes(tf: Ops, run: Run) -> None:
+    value = np.array([[[INF, 1], [0, 2]], [[-1, NAN], [2, 3]]])
+    x = tf.constant(value)
+    dx = tf.gradients(tf.prod(x, [0, 2]), [x]).dy(0)
+    assert dx is not None
+    # groups [inf, 1, -1, nan] (dimension 1 at 0) and [0, 2, 2, 3]
+    expected = np.array([[[NAN, NAN], [12, 0]], [[NAN, -INF], [0, 0]]])
+    assertMatches(run(dx), expected, TFloat64)

@@ -1107,8 +1107,12 @@ class Prod(PrimitiveOp, Generic[TN_co]):
     """Computes the product of elements across dimensions of a tensor.
 
     The product of no elements is 1; integer products wrap around as in TensorFlow. The
-    gradient of an element is the product of the other elements reduced with it, exact
-    where the input has zeros.
+    gradient of an element is the product of the other elements reduced with it, with
+    TensorFlow's values where the input has zeros, infinities or NaN (``[inf, 1, -1, 2]``
+    gives ``[-2, -inf, inf, -inf]``). TensorFlow multiplies exclusive cumulative products
+    from both ends, tfops divides the product of the finite elements by the element: where
+    a partial product overflows or underflows in one order and not the other, the two
+    differ (``[1e200, 1e200, 1e-200, 1e-200]``).
 
     Reduces ``input`` along the dimensions given in ``axis``. Unless
     ``keepDims`` is true, the rank of the tensor is reduced by 1 for each entry in
