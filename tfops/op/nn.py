@@ -138,7 +138,9 @@ class Elu(PrimitiveOp, Generic[TF_co]):
 
     The ELU function is defined as ``exp(features) - 1`` where ``features < 0`` and as
     ``features`` elsewhere (Clevert et al., 2015, https://arxiv.org/abs/1511.07289). Its
-    gradient is EluGrad.
+    gradient is EluGrad. tfops computes ``exp(features) - 1`` as ``expm1(features)``, exact
+    to the last bit near 0 where TensorFlow's ``exp(features) - 1`` cancels (float32
+    ``-1e-10`` gives ``-1e-10`` here, 0 in TensorFlow): a deliberate difference.
 
     Example:
         >>> g = Graph(); tf = Ops.create(g)
@@ -576,7 +578,11 @@ class SoftmaxCrossEntropyWithLogits(PrimitiveOp, Generic[TF_co]):
     ``backprop[i] = softmax(features[i]) - labels[i]``. Each row of ``labels`` is a
     probability distribution over the classes. ``features`` and ``labels`` are
     matrices ``[batch_size, num_classes]`` that broadcast against each other. The log
-    softmax is computed stably.
+    softmax is computed stably. The gradient with respect to ``labels`` is
+    ``-log_softmax(features)`` times the loss's gradient, as in TensorFlow, minus the
+    gradient reaching ``backprop`` (which is ``softmax - labels``): TensorFlow leaves
+    that term out, so its second derivatives through the labels are wrong; tfops keeps
+    it on purpose.
 
     Example:
         >>> g = Graph(); tf = Ops.create(g)

@@ -75,7 +75,9 @@ _activation(
     "Computes the exponential linear function.",
     "The ELU function is defined as ``exp(features) - 1`` where ``features < 0`` and as\n"
     "``features`` elsewhere (Clevert et al., 2015, https://arxiv.org/abs/1511.07289). Its\n"
-    "gradient is EluGrad.",
+    "gradient is EluGrad. tfops computes ``exp(features) - 1`` as ``expm1(features)``, exact\n"
+    "to the last bit near 0 where TensorFlow's ``exp(features) - 1`` cancels (float32\n"
+    "``-1e-10`` gives ``-1e-10`` here, 0 in TensorFlow): a deliberate difference.",
     FLOATS,
     _example("tf.nn.elu(tf.constant([-1.0, 0.0, 2.0]))", "[-0.632, 0.0, 2.0]"),
 )
