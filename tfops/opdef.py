@@ -19,6 +19,7 @@ import numpy as np
 from attrs import frozen
 
 from tfops.errors import IllegalArgumentError
+from tfops.partial import PartialValue, partialValue
 from tfops.shape import Shape
 from tfops.types import TType
 
@@ -114,7 +115,9 @@ class InferContext:
 
     ``shapes[i]`` and ``types[i]`` are the static shape and data type of input ``i``;
     ``constants[i]`` is its value when it is produced by a ``Const`` op, so shape rules can use
-    constant axes and shapes; ``shapeValues[i]`` is the static shape of ``x`` when input ``i``
+    constant axes and shapes; ``values[i]`` is what the graph tells of an integer input's
+    entries when it is computed (``concat([shape(x)[0:1], [12]])``), the one mechanism behind
+    ``tfops.op.shapeValue``; ``shapeValues[i]`` is the static shape of ``x`` when input ``i``
     is ``Shape(x)``.
     """
 
@@ -153,6 +156,14 @@ class InferContext:
             else None
             for i in self._inputs
         )
+
+    @property
+    def values(self) -> tuple[PartialValue | None, ...]:
+        """Per input, what the graph tells of its value when it is an integer scalar or vector
+        (a shape, or an entry of one): each entry known or ``None``, as TensorFlow's shape
+        inference evaluates ``concat([shape(x)[0:1], [12]])`` or ``stack([n, 3])``; ``None``
+        when not even its length is known. See :mod:`tfops.partial`."""
+        return tuple(partialValue(i) for i in self._inputs)
 
     @property
     def shapeValues(self) -> tuple[Shape | None, ...]:

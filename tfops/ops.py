@@ -1854,11 +1854,11 @@ class NnOps:
         """Adds `bias` to `value`.
 
         Args:
-            value: a tensor of rank 2 or more.
-            bias: a vector as long as the last dimension of ``value``.
+            value: a tensor of rank 2 or more (3 or more in NCHW).
+            bias: a vector as long as the channel dimension of ``value``.
             options: carries optional attribute values (``BiasAdd.dataFormat(...)``).
-            dataFormat: the layout of the data; only "NHWC" (channels last) is supported (the same
-                as the option).
+            dataFormat: the layout of the data: "NHWC" (channels last, the default) or "NCHW"
+                (channels in dimension 1, after the batch) (the same as the option).
 
         Returns:
             a new instance of BiasAdd.
@@ -1874,10 +1874,10 @@ class NnOps:
         """The backward operation for "BiasAdd" on the "bias" tensor.
 
         Args:
-            out_backprop: the gradient of BiasAdd's output, of rank 2 or more.
+            out_backprop: the gradient of BiasAdd's output, of rank 2 or more (3 or more in NCHW).
             options: carries optional attribute values (``BiasAddGrad.dataFormat(...)``).
-            dataFormat: the layout of the data; only "NHWC" (channels last) is supported (the same
-                as the option).
+            dataFormat: the layout of the data: "NHWC" (channels last, the default) or "NCHW"
+                (channels in dimension 1, after the batch) (the same as the option).
 
         Returns:
             a new instance of BiasAddGrad.
@@ -4366,7 +4366,8 @@ class Ops:
             indices: the positions to gather, of any shape.
             axis: the dimension of ``params`` to gather along, a scalar.
             options: carries optional attribute values (``Gather.batchDims(...)``).
-            batchDims: the number of leading batch dimensions (only 0) (the same as the option).
+            batchDims: the number of leading batch dimensions, shared by ``params`` and ``indices``
+                (the same as the option).
 
         Returns:
             a new instance of Gather.

@@ -101,8 +101,8 @@ def highest(dtype: type[TType]) -> Any:
     return np.inf if dtype in FLOATS else np.iinfo(dtype.DTYPE).max
 
 
-def nanOrNoMean(dtype: type[TType]) -> Any:
-    return np.nan if dtype in FLOATS else InvalidArgumentError  # integer division by zero
+def nanOrZero(dtype: type[TType]) -> Any:
+    return np.nan if dtype in FLOATS else 0  # as TensorFlow: 0 / 0, but 0 for integers
 
 
 @dataclass(frozen=True)
@@ -130,7 +130,7 @@ REDUCTIONS = [
     Reduction(Prod, lambda tf: tf.prod, npProd, NUMBERS,
               empty=lambda t: 1, rng=randNonZero, grad=True),
     Reduction(Mean, lambda tf: tf.math.mean, npMean, NUMBERS,
-              empty=nanOrNoMean, rng=randSmall, grad=True),
+              empty=nanOrZero, rng=randSmall, grad=True),
     Reduction(All, lambda tf: tf.all, np.all, (TBool,),
               empty=lambda t: True, rng=randMostlyTrue, grad=False),
     Reduction(AnyOp, lambda tf: tf.any, np.any, (TBool,),

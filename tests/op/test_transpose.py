@@ -114,7 +114,7 @@ def test_gradientIsTransposedByTheInversePermutation(tf: Ops, run: Any) -> None:
     [
         ([0, 0], ValueError, "perm [0, 0] is not a permutation of [0, 2)"),
         ([1, 2], ValueError, "perm [1, 2] is not a permutation of [0, 2)"),
-        ([-1, 0], ValueError, "perm [-1, 0] is not a permutation of [0, 2)"),
+        ([-3, 0], ValueError, "perm [-3, 0] is not a permutation of [0, 2)"),
         ([0, 1, 2], ValueError, "perm has 3 entries for a tensor of rank 2"),
         ([0], ValueError, "perm has 1 entries for a tensor of rank 2"),
         (Shape.of(3), ValueError, "perm has 3 entries for a tensor of rank 2"),

@@ -1215,7 +1215,11 @@ class Min(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
 class Sum(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     """Computes the sum of elements across dimensions of a tensor.
 
-    The sum keeps the input's data type (integers wrap around as in TensorFlow).
+    The sum keeps the input's data type (integers wrap around as in TensorFlow). float16 is
+    summed in float32 and rounded once, whatever the order of the elements in memory;
+    TensorFlow's CPU kernel sums float16 in float16 in the order of its vectorized loops, so
+    where a partial sum overflows it gives inf (``[60000, 60000, -60000, -60000]`` sums to
+    inf there, to 0 here).
 
     Reduces ``input`` along the dimensions given in ``axis``. Unless
     ``keepDims`` is true, the rank of the tensor is reduced by 1 for each entry in
@@ -1291,8 +1295,12 @@ class Prod(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     """Computes the product of elements across dimensions of a tensor.
 
     The product of no elements is 1; integer products wrap around as in TensorFlow. The
-    gradient of an element is the product of the other elements reduced with it, exact
-    where the input has zeros.
+    gradient of an element is the product of the other elements reduced with it, with
+    TensorFlow's values where the input has zeros, infinities or NaN (``[inf, 1, -1, 2]``
+    gives ``[-2, -inf, inf, -inf]``). TensorFlow multiplies exclusive cumulative products
+    from both ends, tfops divides the product of the finite elements by the element: where
+    a partial product overflows or underflows in one order and not the other, the two
+    differ (``[1e200, 1e200, 1e-200, 1e-200]``).
 
     Reduces ``input`` along the dimensions given in ``axis``. Unless
     ``keepDims`` is true, the rank of the tensor is reduced by 1 for each entry in
@@ -1725,7 +1733,8 @@ class Tile(PrimitiveOp, Operators[T_co], Generic[T_co]):
 
     The result repeats ``input`` ``multiples[i]`` times along dimension ``i``: its
     dimension ``i`` has size ``input.shape[i] * multiples[i]``. ``multiples`` has one
-    non-negative entry per dimension of ``input``.
+    non-negative entry per dimension of ``input``; computed in the graph
+    (``stack([2, n])``), each entry it is known to hold gives a static dimension.
 
     Example:
         >>> g = Graph(); tf = Ops.create(g)
@@ -2476,9 +2485,13 @@ class Gather(PrimitiveOp, Operators[T_co], Generic[T_co]):
     The result takes, for each entry of ``indices``, the slice of ``params`` at that
     position along ``axis``: its shape is ``params.shape[:axis] + indices.shape +
     params.shape[axis + 1:]``. Indices must be in ``[0, params.shape[axis])``; one
-    outside raises ``InvalidArgumentError`` when the op runs. Only ``batchDims`` 0 is
-    supported. The gradient sums the incoming slices back into the rows they came
-    from (a dense ``UnsortedSegmentSum``).
+    outside raises ``InvalidArgumentError`` when the op runs. With ``batchDims`` b
+    (negative: counted from the end of ``indices``' dimensions), the first b
+    dimensions of ``params`` and ``indices`` are batch dimensions, equal in both: each
+    batch element gathers from its own slice of ``params`` with its own indices, so
+    the shape is ``params.shape[:axis] + indices.shape[b:] + params.shape[axis + 1:]``
+    and ``axis`` must be at least b. The gradient sums the incoming slices back into
+    the rows they came from (a dense ``UnsortedSegmentSum``), per batch element.
 
     Example:
         >>> g = Graph(); tf = Ops.create(g)
@@ -2518,7 +2531,8 @@ class Gather(PrimitiveOp, Operators[T_co], Generic[T_co]):
             indices: the positions to gather, of any shape.
             axis: the dimension of ``params`` to gather along, a scalar.
             options: carries optional attribute values (``Gather.batchDims(...)``).
-            batchDims: the number of leading batch dimensions (only 0) (the same as the option).
+            batchDims: the number of leading batch dimensions, shared by ``params`` and ``indices``
+                (the same as the option).
 
         Returns:
             a new instance of Gather.
@@ -2533,7 +2547,7 @@ class Gather(PrimitiveOp, Operators[T_co], Generic[T_co]):
         """Sets the ``batchDims`` option.
 
         Args:
-            batchDims: the number of leading batch dimensions (only 0).
+            batchDims: the number of leading batch dimensions, shared by ``params`` and ``indices``.
 
         Returns:
             this Options instance.
@@ -2555,7 +2569,12 @@ class Concat(PrimitiveOp, Operators[T_co], Generic[T_co]):
 
     The values must have the same rank (at least 1) and the same sizes in every
     dimension but ``axis``; the result's size in ``axis`` is the sum of theirs. A
-    negative ``axis`` counts from the end.
+    negative ``axis`` counts from the end. One value is accepted (the result is a
+    copy of it), as ``tf.concat([x], 0)`` in TensorFlow Python, which builds an
+    Identity there; TensorFlow's ConcatV2 registration itself asks for at least two
+    values (graph mode and TF Java reject one), which would make every rule that
+    joins a list of any length (the gradient of a Split into one part) a special
+    case.
 
     Example:
         >>> g = Graph(); tf = Ops.create(g)
@@ -3272,7 +3291,10 @@ class Reshape(PrimitiveOp, Operators[T_co], Generic[T_co]):
 
     Returns a tensor with the values of ``tensor`` and the given ``shape``. One
     dimension of ``shape`` may be -1: its size is computed so the number of elements
-    stays the same.
+    stays the same. A ``shape`` computed in the graph gives the static shape its
+    subgraph tells, as in TensorFlow: ``concat([shape(x)[0:1], [12]])`` of an ``x`` of
+    shape ``[?, 3, 4]`` gives ``[?, 12]``; with ``tensor``'s shape fully known, one
+    entry that is -1 or unknown is computed from the number of elements.
 
     Example:
         >>> g = Graph(); tf = Ops.create(g)

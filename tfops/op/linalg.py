@@ -54,7 +54,9 @@ class Transpose(PrimitiveOp, Operators[T_co], Generic[T_co]):
 
     Dimension ``i`` of the result is dimension ``perm[i]`` of ``x``, so
     ``y.shape[i] == x.shape[perm[i]]``; ``perm`` must hold each of ``0 .. rank-1``
-    once. The gradient is the gradient transposed by the inverse permutation.
+    once, where a negative entry counts from the end as in TensorFlow (``[-1, 0]``
+    is ``[1, 0]``). The gradient is the gradient transposed by the inverse
+    permutation.
 
     Example:
         >>> g = Graph(); tf = Ops.create(g)

@@ -449,7 +449,12 @@ class Reciprocal(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 class Add(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     """Returns x + y element-wise.
 
-    Integer addition wraps around on overflow.
+    Integer addition wraps around on overflow. A Python number on either side takes the
+    other operand's data type (``tf.math.add(1.0, x)`` of a float64 ``x`` is float64), as
+    Python's operators do in TensorFlow (``1.0 + x``). TensorFlow's graph-mode op function
+    instead converts the inputs in order, so there ``tf.add(1.0, x)`` is a ``TypeError``
+    (float32 against float64) while ``tf.add(x, 1.0)`` is not; tfops keeps one rule for
+    both sides, for every binary op.
 
     The inputs broadcast against each other as in numpy and TensorFlow.
 
@@ -783,7 +788,9 @@ class Mean(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     Reduces ``input`` along the dimensions given in ``axis``. Unless ``keepDims`` is
     true, the rank of the tensor is reduced by 1 for each entry in ``axis``; with
     ``keepDims``, the reduced dimensions are kept with length 1. The mean of integers
-    truncates towards zero.
+    truncates towards zero. The mean of no elements is NaN for floats and 0 for
+    integers, as in TensorFlow. float16 is summed and divided in float32 and rounded
+    once (TensorFlow's CPU kernel sums float16 in float16: see Sum).
 
     Example:
         >>> g = Graph(); tf = Ops.create(g)
@@ -856,9 +863,12 @@ class ArgMax(PrimitiveOp, Operators[TI_co], Generic[TI_co]):
 
     Reduces ``input`` along ``dimension``: each element of the result is the
     position of the largest element along that dimension, the smallest such
-    position when several are equal. The result has the shape of ``input`` without
-    ``dimension``, which must not be empty, and the data type ``outputType``
-    (``TInt64`` unless set). Not differentiable.
+    position when several are equal. NaN is skipped, as in TensorFlow: the search
+    starts at position 0 and moves only to a strictly more extreme value than the
+    lowest finite one (the highest for ArgMin), so a row of NaN, or of NaN and
+    values no more extreme than that, gives 0. The result has the shape of
+    ``input`` without ``dimension``, which must not be empty, and the data type
+    ``outputType`` (``TInt64`` unless set). Not differentiable.
 
     Example:
         >>> g = Graph(); tf = Ops.create(g)
@@ -958,9 +968,12 @@ class ArgMin(PrimitiveOp, Operators[TI_co], Generic[TI_co]):
 
     Reduces ``input`` along ``dimension``: each element of the result is the
     position of the smallest element along that dimension, the smallest such
-    position when several are equal. The result has the shape of ``input`` without
-    ``dimension``, which must not be empty, and the data type ``outputType``
-    (``TInt64`` unless set). Not differentiable.
+    position when several are equal. NaN is skipped, as in TensorFlow: the search
+    starts at position 0 and moves only to a strictly more extreme value than the
+    lowest finite one (the highest for ArgMin), so a row of NaN, or of NaN and
+    values no more extreme than that, gives 0. The result has the shape of
+    ``input`` without ``dimension``, which must not be empty, and the data type
+    ``outputType`` (``TInt64`` unless set). Not differentiable.
 
     Example:
         >>> g = Graph(); tf = Ops.create(g)

@@ -170,7 +170,9 @@ class Elu(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 
     The ELU function is defined as ``exp(features) - 1`` where ``features < 0`` and as
     ``features`` elsewhere (Clevert et al., 2015, https://arxiv.org/abs/1511.07289). Its
-    gradient is EluGrad.
+    gradient is EluGrad. tfops computes ``exp(features) - 1`` as ``expm1(features)``, exact
+    to the last bit near 0 where TensorFlow's ``exp(features) - 1`` cancels (float32
+    ``-1e-10`` gives ``-1e-10`` here, 0 in TensorFlow): a deliberate difference.
 
     Example:
         >>> g = Graph(); tf = Ops.create(g)
@@ -357,10 +359,11 @@ class EluGrad(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 class BiasAdd(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     """Adds `bias` to `value`.
 
-    A special case of Add where ``bias`` is a vector added along the last dimension of
-    ``value`` (the channels, in the NHWC layout). Unlike Add, the shapes must match
-    exactly: ``bias`` has the length of ``value``'s last dimension. Integer sums wrap
-    around on overflow.
+    A special case of Add where ``bias`` is a vector added along the channels of
+    ``value``: its last dimension in the NHWC layout (the default), dimension 1 in
+    the NCHW layout (``dataFormat``). Unlike Add, the shapes must match exactly:
+    ``bias`` has the length of the channel dimension. ``value`` has rank 2 or more
+    (3 or more in NCHW). Integer sums wrap around on overflow.
 
     Example:
         >>> g = Graph(); tf = Ops.create(g)
@@ -395,11 +398,11 @@ class BiasAdd(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
 
         Args:
             scope: current scope.
-            value: a tensor of rank 2 or more.
-            bias: a vector as long as the last dimension of ``value``.
+            value: a tensor of rank 2 or more (3 or more in NCHW).
+            bias: a vector as long as the channel dimension of ``value``.
             options: carries optional attribute values (``BiasAdd.dataFormat(...)``).
-            dataFormat: the layout of the data; only "NHWC" (channels last) is supported (the same
-                as the option).
+            dataFormat: the layout of the data: "NHWC" (channels last, the default) or "NCHW"
+                (channels in dimension 1, after the batch) (the same as the option).
 
         Returns:
             a new instance of BiasAdd.
@@ -412,7 +415,8 @@ class BiasAdd(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
         """Sets the ``dataFormat`` option.
 
         Args:
-            dataFormat: the layout of the data; only "NHWC" (channels last) is supported.
+            dataFormat: the layout of the data: "NHWC" (channels last, the default) or "NCHW"
+                (channels in dimension 1, after the batch).
 
         Returns:
             this Options instance.
@@ -432,8 +436,9 @@ class BiasAdd(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
 class BiasAddGrad(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     """The backward operation for "BiasAdd" on the "bias" tensor.
 
-    Sums ``out_backprop`` over every dimension but the last (the channels, in the
-    NHWC layout): the gradient of BiasAdd with respect to its bias.
+    Sums ``out_backprop`` over every dimension but the channels (the last one in the
+    NHWC layout, dimension 1 in NCHW): the gradient of BiasAdd with respect to its
+    bias. As TensorFlow, float16 values are summed in float32 and rounded once.
 
     Example:
         >>> g = Graph(); tf = Ops.create(g)
@@ -467,10 +472,10 @@ class BiasAddGrad(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
 
         Args:
             scope: current scope.
-            out_backprop: the gradient of BiasAdd's output, of rank 2 or more.
+            out_backprop: the gradient of BiasAdd's output, of rank 2 or more (3 or more in NCHW).
             options: carries optional attribute values (``BiasAddGrad.dataFormat(...)``).
-            dataFormat: the layout of the data; only "NHWC" (channels last) is supported (the same
-                as the option).
+            dataFormat: the layout of the data: "NHWC" (channels last, the default) or "NCHW"
+                (channels in dimension 1, after the batch) (the same as the option).
 
         Returns:
             a new instance of BiasAddGrad.
@@ -485,7 +490,8 @@ class BiasAddGrad(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
         """Sets the ``dataFormat`` option.
 
         Args:
-            dataFormat: the layout of the data; only "NHWC" (channels last) is supported.
+            dataFormat: the layout of the data: "NHWC" (channels last, the default) or "NCHW"
+                (channels in dimension 1, after the batch).
 
         Returns:
             this Options instance.
@@ -493,7 +499,7 @@ class BiasAddGrad(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
         return BiasAddGrad.Options(dataFormat=dataFormat)
 
     def output(self) -> Output[TN_co]:
-        """Returns a vector as long as the last dimension of ``out_backprop``."""
+        """Returns a vector as long as the channel dimension of ``out_backprop``."""
         return self._output
 
     def asOutput(self) -> Output[TN_co]:
@@ -1893,7 +1899,11 @@ class SoftmaxCrossEntropyWithLogits(PrimitiveOp, Generic[TF_co]):
     ``backprop[i] = softmax(features[i]) - labels[i]``. Each row of ``labels`` is a
     probability distribution over the classes. ``features`` and ``labels`` are
     matrices ``[batch_size, num_classes]`` that broadcast against each other. The log
-    softmax is computed stably.
+    softmax is computed stably. The gradient with respect to ``labels`` is
+    ``-log_softmax(features)`` times the loss's gradient, as in TensorFlow, minus the
+    gradient reaching ``backprop`` (which is ``softmax - labels``): TensorFlow leaves
+    that term out, so its second derivatives through the labels are wrong; tfops keeps
+    it on purpose.
 
     Example:
         >>> g = Graph(); tf = Ops.create(g)

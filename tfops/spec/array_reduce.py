@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from tfops.opdef import AttrDef, InputDef, OpDef, OutputDef, registerOp
-from tfops.output import Output
+from tfops.output import Operand, Output
 from tfops.shape import Shape
 from tfops.spec.core import _reduction, keptDims
 from tfops.spec.grad import GradOp, Grads, notDifferentiable, registerGradient
@@ -22,8 +22,12 @@ _reduction(
     "Prod",
     "Computes the product of elements across dimensions of a tensor.",
     "The product of no elements is 1; integer products wrap around as in TensorFlow. The\n"
-    "gradient of an element is the product of the other elements reduced with it, exact\n"
-    "where the input has zeros.",
+    "gradient of an element is the product of the other elements reduced with it, with\n"
+    "TensorFlow's values where the input has zeros, infinities or NaN (``[inf, 1, -1, 2]``\n"
+    "gives ``[-2, -inf, inf, -inf]``). TensorFlow multiplies exclusive cumulative products\n"
+    "from both ends, tfops divides the product of the finite elements by the element: where\n"
+    "a partial product overflows or underflows in one order and not the other, the two\n"
+    "differ (``[1e200, 1e200, 1e-200, 1e-200]``).",
     NUMBERS,
     ">>> g = Graph(); tf = Ops.create(g)\n"
     ">>> p = tf.prod(tf.constant([[1, 2], [3, 4]]), 1)\n"
@@ -36,20 +40,40 @@ _reduction(
 def _prodGrad(tf: Ops, op: GradOp, g: Output[TFloating]) -> Grads:
     """The incoming gradient times, for each element, the product of the others in its group.
 
-    That product is the group's product divided by the element, but without dividing by zero:
-    at a zero it is the product of the group's non-zero elements when that zero is the only
-    one, else 0; next to a zero the division gives 0, as it should.
+    TensorFlow multiplies exclusive cumulative products from both ends; this computes the same
+    product of the others without dividing by zero or infinity. Over the finite elements it is
+    the group's product divided by the element, but at a zero the product of the group's
+    non-zero elements when that zero is the only one, else 0 (next to a zero the division gives
+    0, as it should). The infinities and NaN among the others then multiply it: NaN where one
+    is NaN, or where that product is 0 (a zero and an infinity); an infinity of the right sign
+    otherwise.
     """
     x, axis = op.x(0), op.ints(1)
-    zero, one = np.zeros((), x.dataType().DTYPE), np.ones((), x.dataType().DTYPE)
-    isZero = tf.math.equal(x, zero)
-    safe = tf.select(isZero, one, x)
-    zeros = tf.sum(tf.dtypes.cast(isZero, x.dataType()), axis, keepDims=True)
+    dtype = x.dataType()
+    zero, one = np.zeros((), dtype.DTYPE), np.ones((), dtype.DTYPE)
+
+    def others(mask: Operand[TBool]) -> Output[TFloating]:
+        """How many elements of the group, other than this one, ``mask`` holds."""
+        counts = tf.dtypes.cast(mask, dtype)
+        return tf.math.sub(tf.sum(counts, axis, keepDims=True), counts).asOutput()
+
+    isNan = tf.math.isNan(x)
+    isInf = tf.math.logicalNot(tf.math.logicalOr(tf.math.isFinite(x), isNan))
+    finite = tf.select(tf.math.logicalOr(isNan, isInf), one, x)
+    isZero = tf.math.equal(finite, zero)
+    safe = tf.select(isZero, one, finite)
+    zeros = tf.sum(tf.dtypes.cast(isZero, dtype), axis, keepDims=True)
     nonZeroProduct = tf.prod(safe, axis, keepDims=True)
     atZero = tf.select(tf.math.equal(zeros, one), nonZeroProduct, zero)
-    product = keptDims(tf, op, op.y())
-    others = tf.select(isZero, atZero, tf.math.div(product, safe))
-    return [tf.math.mul(keptDims(tf, op, g), others), None]
+    product = tf.prod(finite, axis, keepDims=True)
+    finiteOthers = tf.select(isZero, atZero, tf.math.div(product, safe))
+    # the infinities among the others: their signs, and one infinity standing for them all
+    signs = tf.prod(tf.select(isInf, tf.math.sign(x), one), axis, keepDims=True)
+    sign = tf.select(isInf, tf.math.mul(signs, tf.math.sign(x)), signs)
+    special = tf.select(tf.math.greater(others(isNan), zero), np.array(np.nan, dtype.DTYPE),
+                        tf.select(tf.math.greater(others(isInf), zero),
+                                  tf.math.mul(np.array(np.inf, dtype.DTYPE), sign), one))
+    return [tf.math.mul(keptDims(tf, op, g), tf.math.mul(finiteOthers, special)), None]
 
 
 _reduction(

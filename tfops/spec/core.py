@@ -251,7 +251,11 @@ _reduction(
 _reduction(
     "Sum",
     "Computes the sum of elements across dimensions of a tensor.",
-    "The sum keeps the input's data type (integers wrap around as in TensorFlow).",
+    "The sum keeps the input's data type (integers wrap around as in TensorFlow). float16 is\n"
+    "summed in float32 and rounded once, whatever the order of the elements in memory;\n"
+    "TensorFlow's CPU kernel sums float16 in float16 in the order of its vectorized loops, so\n"
+    "where a partial sum overflows it gives inf (``[60000, 60000, -60000, -60000]`` sums to\n"
+    "inf there, to 0 here).",
     NUMBERS,
     ">>> g = Graph(); tf = Ops.create(g)\n"
     ">>> s = tf.sum(tf.constant([[1.0, 2.0], [3.0, 4.0]]), 0)\n"

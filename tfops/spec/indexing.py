@@ -67,6 +67,16 @@ def _isPermutation(p: list[int]) -> bool:
     return sorted(p) == list(range(len(p)))
 
 
+def normalizedPermutation(p: list[int]) -> list[int] | None:
+    """``p`` with its negative entries counted from the end (TensorFlow's Transpose takes
+    ``-1`` for the last dimension), or ``None`` when it is not then a permutation."""
+    n = len(p)
+    if any(not -n <= i < n for i in p):
+        return None
+    q = [i % n for i in p]
+    return q if _isPermutation(q) else None
+
+
 def _transposeShape(ctx: InferContext) -> Sequence[Shape]:
     dims = ctx.shapes[0].asArray()
     length = vectorLength(ctx, 1, "perm")
@@ -75,9 +85,10 @@ def _transposeShape(ctx: InferContext) -> Sequence[Shape]:
     perm = ctx.constants[1]
     if perm is None:
         return [unknownDims(len(dims) if dims is not None else length)]
-    p = perm.tolist()
-    if not _isPermutation(p):
-        raise ctx.error(f"perm {p} is not a permutation of [0, {len(p)})")
+    p = normalizedPermutation(perm.tolist())
+    if p is None:
+        raise ctx.error(f"perm {perm.tolist()} is not a permutation of [0, {len(perm)}) "
+                        "(an entry may also count from the end, as -1)")
     return [Shape.of(*(dims[i] for i in p)) if dims is not None else unknownDims(len(p))]
 
 
@@ -89,7 +100,9 @@ registerOp(
         description=(
             "Dimension ``i`` of the result is dimension ``perm[i]`` of ``x``, so\n"
             "``y.shape[i] == x.shape[perm[i]]``; ``perm`` must hold each of ``0 .. rank-1``\n"
-            "once. The gradient is the gradient transposed by the inverse permutation."
+            "once, where a negative entry counts from the end as in TensorFlow (``[-1, 0]``\n"
+            "is ``[1, 0]``). The gradient is the gradient transposed by the inverse\n"
+            "permutation."
         ),
         inputs=(
             InputDef("x", "the tensor to transpose", typeAttr="T"),
@@ -109,9 +122,12 @@ registerOp(
 def _transposeGrad(tf: Ops, op: GradOp, g: Output[TFloating]) -> Grads:
     perm = op.ints(1)
     value = constantValue(perm)
-    # a constant inverse keeps the static shape, which the graph cannot compute from an op
-    inverse = tf.math.invertPermutation(perm) if value is None else np.argsort(value)
-    return [tf.linalg.transpose(g, inverse), None]
+    if value is not None:  # a constant inverse keeps the static shape
+        return [tf.linalg.transpose(g, np.argsort(value % max(value.size, 1))), None]
+    # negative entries count from the end: taken modulo the rank before inverting
+    rank = tf.size(perm, outType=perm.dataType())
+    return [tf.linalg.transpose(g, tf.math.invertPermutation(tf.math.floorMod(perm, rank))),
+            None]
 
 
 def _invertPermutationShape(ctx: InferContext) -> Sequence[Shape]:
@@ -205,15 +221,22 @@ def _tileShape(ctx: InferContext) -> Sequence[Shape]:
     length = vectorLength(ctx, 1, "multiples")
     if dims is not None and length >= 0 and length != len(dims):
         raise ctx.error(f"multiples has {length} entries for a tensor of rank {len(dims)}")
-    multiples = ctx.constants[1]
-    if multiples is None:
+    multiples = ctx.values[1]  # constant or computed, entries known where the graph tells
+    if multiples is None or multiples.scalar:
         return [unknownDims(len(dims) if dims is not None else length)]
-    if (multiples < 0).any():
-        raise ctx.error(f"multiples must not be negative, got {multiples.tolist()}")
-    m = multiples.tolist()
-    return [Shape.of(*(0 if k == 0 else d * k if d >= 0 else -1
+    m = list(multiples.entries)
+    if any(k is not None and k < 0 for k in m):
+        raise ctx.error(f"multiples must not be negative, got {_listed(m)}")
+    if dims is not None and len(m) != len(dims):
+        raise ctx.error(f"multiples has {len(m)} entries for a tensor of rank {len(dims)}")
+    return [Shape.of(*(0 if k == 0 else d * k if d >= 0 and k is not None else -1
                        for d, k in zip(dims if dims is not None else [-1] * len(m), m,
                                        strict=True)))]
+
+
+def _listed(entries: Sequence[int | None]) -> str:
+    """Partly known entries as a list, ``?`` where unknown."""
+    return "[" + ", ".join("?" if e is None else str(e) for e in entries) + "]"
 
 
 registerOp(
@@ -224,7 +247,8 @@ registerOp(
         description=(
             "The result repeats ``input`` ``multiples[i]`` times along dimension ``i``: its\n"
             "dimension ``i`` has size ``input.shape[i] * multiples[i]``. ``multiples`` has one\n"
-            "non-negative entry per dimension of ``input``."
+            "non-negative entry per dimension of ``input``; computed in the graph\n"
+            "(``stack([2, n])``), each entry it is known to hold gives a static dimension."
         ),
         inputs=(
             InputDef("input", "the tensor to tile", typeAttr="T"),

@@ -65,7 +65,12 @@ registerOp(
         description=(
             "The values must have the same rank (at least 1) and the same sizes in every\n"
             "dimension but ``axis``; the result's size in ``axis`` is the sum of theirs. A\n"
-            "negative ``axis`` counts from the end."
+            "negative ``axis`` counts from the end. One value is accepted (the result is a\n"
+            "copy of it), as ``tf.concat([x], 0)`` in TensorFlow Python, which builds an\n"
+            "Identity there; TensorFlow's ConcatV2 registration itself asks for at least two\n"
+            "values (graph mode and TF Java reject one), which would make every rule that\n"
+            "joins a list of any length (the gradient of a Split into one part) a special\n"
+            "case."
         ),
         inputs=(
             InputDef("values", "the tensors to concatenate", typeAttr="T", isList=True),

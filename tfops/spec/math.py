@@ -166,7 +166,12 @@ def _binary(
 _binary(
     "Add",
     "Returns x + y element-wise.",
-    "Integer addition wraps around on overflow.",
+    "Integer addition wraps around on overflow. A Python number on either side takes the\n"
+    "other operand's data type (``tf.math.add(1.0, x)`` of a float64 ``x`` is float64), as\n"
+    "Python's operators do in TensorFlow (``1.0 + x``). TensorFlow's graph-mode op function\n"
+    "instead converts the inputs in order, so there ``tf.add(1.0, x)`` is a ``TypeError``\n"
+    "(float32 against float64) while ``tf.add(x, 1.0)`` is not; tfops keeps one rule for\n"
+    "both sides, for every binary op.",
     NUMBERS,
     _example("tf.math.add(tf.constant([1.0, 2.0]), 10.0)", "[11.0, 12.0]"),
 )
@@ -287,7 +292,9 @@ registerOp(
             "Reduces ``input`` along the dimensions given in ``axis``. Unless ``keepDims`` is\n"
             "true, the rank of the tensor is reduced by 1 for each entry in ``axis``; with\n"
             "``keepDims``, the reduced dimensions are kept with length 1. The mean of integers\n"
-            "truncates towards zero."
+            "truncates towards zero. The mean of no elements is NaN for floats and 0 for\n"
+            "integers, as in TensorFlow. float16 is summed and divided in float32 and rounded\n"
+            "once (TensorFlow's CPU kernel sums float16 in float16: see Sum)."
         ),
         inputs=(
             InputDef("input", "the tensor to reduce", typeAttr="T"),

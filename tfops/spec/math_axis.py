@@ -61,9 +61,12 @@ def _argOp(opType: str, which: str, example: str) -> None:
             description=(
                 "Reduces ``input`` along ``dimension``: each element of the result is the\n"
                 f"position of the {which} element along that dimension, the smallest such\n"
-                "position when several are equal. The result has the shape of ``input`` without\n"
-                "``dimension``, which must not be empty, and the data type ``outputType``\n"
-                "(``TInt64`` unless set). Not differentiable."
+                "position when several are equal. NaN is skipped, as in TensorFlow: the search\n"
+                "starts at position 0 and moves only to a strictly more extreme value than the\n"
+                "lowest finite one (the highest for ArgMin), so a row of NaN, or of NaN and\n"
+                "values no more extreme than that, gives 0. The result has the shape of\n"
+                "``input`` without ``dimension``, which must not be empty, and the data type\n"
+                "``outputType`` (``TInt64`` unless set). Not differentiable."
             ),
             inputs=(
                 InputDef("input", "the tensor to search", typeAttr="T"),

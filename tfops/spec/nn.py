@@ -75,7 +75,9 @@ _activation(
     "Computes the exponential linear function.",
     "The ELU function is defined as ``exp(features) - 1`` where ``features < 0`` and as\n"
     "``features`` elsewhere (Clevert et al., 2015, https://arxiv.org/abs/1511.07289). Its\n"
-    "gradient is EluGrad.",
+    "gradient is EluGrad. tfops computes ``exp(features) - 1`` as ``expm1(features)``, exact\n"
+    "to the last bit near 0 where TensorFlow's ``exp(features) - 1`` cancels (float32\n"
+    "``-1e-10`` gives ``-1e-10`` here, 0 in TensorFlow): a deliberate difference.",
     FLOATS,
     _example("tf.nn.elu(tf.constant([-1.0, 0.0, 2.0]))", "[-0.632, 0.0, 2.0]"),
 )
@@ -189,30 +191,53 @@ def _eluGradGrad(tf: Ops, op: GradOp, g: Output[TFloating]) -> Grads:
 
 # -- BiasAdd -------------------------------------------------------------------------------
 _DATA_FORMAT = AttrDef(
-    "data_format", "string", 'the layout of the data; only "NHWC" (channels last) is supported',
+    "data_format", "string",
+    'the layout of the data: "NHWC" (channels last, the default) or "NCHW" (channels in\n'
+    "dimension 1, after the batch)",
     default="NHWC", option="dataFormat",
 )
 
 
-def _checkDataFormat(ctx: InferContext) -> None:
-    if ctx.attrs["data_format"] != "NHWC":
-        raise ctx.error(f"data_format {ctx.attrs['data_format']!r} is not supported, only 'NHWC'")
+def channelAxis(dataFormat: object, rank: int) -> int:
+    """The dimension holding the channels: the last one in NHWC, dimension 1 in NCHW."""
+    return 1 if dataFormat == "NCHW" else rank - 1
+
+
+def channelName(dataFormat: object) -> str:
+    """The channel dimension in words, for messages."""
+    return "dimension 1 (the channels)" if dataFormat == "NCHW" else "the last dimension"
+
+
+def _checkedRank(ctx: InferContext, name: str) -> Shape:
+    """Input 0's shape, checked to have the rank the data format needs (as TensorFlow's shape
+    function: 2 or more in NHWC, 3 or more in NCHW)."""
+    fmt = ctx.attrs["data_format"]
+    if fmt not in ("NHWC", "NCHW"):
+        raise ctx.error(f"data_format {fmt!r} is not supported: it must be 'NHWC' or 'NCHW'")
+    least = 3 if fmt == "NCHW" else 2
+    shape = ctx.shapes[0]
+    if 0 <= shape.numDimensions() < least:
+        layout = " in the NCHW layout" if fmt == "NCHW" else ""
+        raise ctx.error(f"{name} must have rank {least} or more{layout}, got shape {shape}")
+    return shape
 
 
 def _biasAddShape(ctx: InferContext) -> Sequence[Shape]:
-    _checkDataFormat(ctx)
-    value, bias = ctx.shapes
-    if 0 <= value.numDimensions() < 2:
-        raise ctx.error(f"value must have rank 2 or more, got shape {value}")
+    value = _checkedRank(ctx, "value")
+    bias = ctx.shapes[1]
     if bias.numDimensions() not in (-1, 1):
         raise ctx.error(f"bias must be a vector, got shape {bias}")
     dims = value.asArray()
     if dims is None:
         return [value]
-    channels, size = dims[-1], bias.size(0) if bias.numDimensions() == 1 else -1
+    axis = channelAxis(ctx.attrs["data_format"], len(dims))
+    channels, size = dims[axis], bias.size(0) if bias.numDimensions() == 1 else -1
     if channels >= 0 and size >= 0 and channels != size:
-        raise ctx.error(f"bias of length {size} does not match the last dimension of value {value}")
-    return [Shape.of(*dims[:-1], channels if channels >= 0 else size)]
+        raise ctx.error(f"bias of length {size} does not match "
+                        f"{channelName(ctx.attrs['data_format'])} of value {value}")
+    known = list(dims)
+    known[axis] = channels if channels >= 0 else size
+    return [Shape.of(*known)]
 
 
 registerOp(
@@ -221,14 +246,15 @@ registerOp(
         group="nn",
         summary="Adds `bias` to `value`.",
         description=(
-            "A special case of Add where ``bias`` is a vector added along the last dimension of\n"
-            "``value`` (the channels, in the NHWC layout). Unlike Add, the shapes must match\n"
-            "exactly: ``bias`` has the length of ``value``'s last dimension. Integer sums wrap\n"
-            "around on overflow."
+            "A special case of Add where ``bias`` is a vector added along the channels of\n"
+            "``value``: its last dimension in the NHWC layout (the default), dimension 1 in\n"
+            "the NCHW layout (``dataFormat``). Unlike Add, the shapes must match exactly:\n"
+            "``bias`` has the length of the channel dimension. ``value`` has rank 2 or more\n"
+            "(3 or more in NCHW). Integer sums wrap around on overflow."
         ),
         inputs=(
-            InputDef("value", "a tensor of rank 2 or more", typeAttr="T"),
-            InputDef("bias", "a vector as long as the last dimension of ``value``",
+            InputDef("value", "a tensor of rank 2 or more (3 or more in NCHW)", typeAttr="T"),
+            InputDef("bias", "a vector as long as the channel dimension of ``value``",
                      typeAttr="T"),
         ),
         outputs=(OutputDef("output", "the sum, of the shape of ``value``", typeAttr="T"),),
@@ -247,12 +273,10 @@ def _biasAddGrad(tf: Ops, op: GradOp, g: Output[TFloating]) -> Grads:
 
 
 def _biasAddGradShape(ctx: InferContext) -> Sequence[Shape]:
-    _checkDataFormat(ctx)
-    shape = ctx.shapes[0]
-    if 0 <= shape.numDimensions() < 2:
-        raise ctx.error(f"out_backprop must have rank 2 or more, got shape {shape}")
-    dims = shape.asArray()
-    return [Shape.of(dims[-1] if dims is not None else -1)]
+    dims = _checkedRank(ctx, "out_backprop").asArray()
+    if dims is None:
+        return [Shape.of(-1)]
+    return [Shape.of(dims[channelAxis(ctx.attrs["data_format"], len(dims))])]
 
 
 registerOp(
@@ -261,12 +285,13 @@ registerOp(
         group="nn",
         summary='The backward operation for "BiasAdd" on the "bias" tensor.',
         description=(
-            "Sums ``out_backprop`` over every dimension but the last (the channels, in the\n"
-            "NHWC layout): the gradient of BiasAdd with respect to its bias."
+            "Sums ``out_backprop`` over every dimension but the channels (the last one in the\n"
+            "NHWC layout, dimension 1 in NCHW): the gradient of BiasAdd with respect to its\n"
+            "bias. As TensorFlow, float16 values are summed in float32 and rounded once."
         ),
-        inputs=(InputDef("out_backprop", "the gradient of BiasAdd's output, of rank 2 or more",
-                         typeAttr="T"),),
-        outputs=(OutputDef("output", "a vector as long as the last dimension of "
+        inputs=(InputDef("out_backprop", "the gradient of BiasAdd's output, of rank 2 or more "
+                         "(3 or more in NCHW)", typeAttr="T"),),
+        outputs=(OutputDef("output", "a vector as long as the channel dimension of "
                            "``out_backprop``", typeAttr="T"),),
         attrs=(AttrDef("T", "type", allowed=NUMBERS), _DATA_FORMAT),
         infer=_biasAddGradShape,
@@ -278,5 +303,14 @@ registerOp(
 
 @registerGradient("BiasAddGrad")
 def _biasAddGradGrad(tf: Ops, op: GradOp, g: Output[TFloating]) -> Grads:
-    # TensorFlow tiles the bias gradient over the other dimensions: a broadcast
-    return [tf.broadcastTo(g, tf.shape(op.input(0)))]
+    """TensorFlow tiles the bias gradient over the other dimensions: a broadcast, of ``g`` laid
+    along the channel dimension."""
+    x = op.input(0)
+    if op.attr("data_format") == "NCHW":
+        rank = x.shape().numDimensions()
+        if rank >= 0:
+            g = tf.reshape(g, tf.constant([-1] + [1] * (rank - 2))).asOutput()
+        else:  # the rank is known at run time only: [C] then rank - 2 ones
+            ones = tf.onesLike(tf.slice(tf.shape(x), tf.constant([2]), tf.constant([-1])))
+            g = tf.reshape(g, tf.concat([tf.constant([-1]), ones], tf.constant(0))).asOutput()
+    return [tf.broadcastTo(g, tf.shape(x))]

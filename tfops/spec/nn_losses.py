@@ -130,7 +130,11 @@ registerOp(
             "``backprop[i] = softmax(features[i]) - labels[i]``. Each row of ``labels`` is a\n"
             "probability distribution over the classes. ``features`` and ``labels`` are\n"
             "matrices ``[batch_size, num_classes]`` that broadcast against each other. The log\n"
-            "softmax is computed stably."
+            "softmax is computed stably. The gradient with respect to ``labels`` is\n"
+            "``-log_softmax(features)`` times the loss's gradient, as in TensorFlow, minus the\n"
+            "gradient reaching ``backprop`` (which is ``softmax - labels``): TensorFlow leaves\n"
+            "that term out, so its second derivatives through the labels are wrong; tfops keeps\n"
+            "it on purpose."
         ),
         inputs=(
             InputDef("features", "the logits, a matrix [batch_size, num_classes]", typeAttr="T"),

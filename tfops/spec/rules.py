@@ -123,10 +123,13 @@ def reductionShape(ctx: InferContext) -> Sequence[Shape]:
 
 
 def shapeValue(ctx: InferContext, i: int) -> Shape:
-    """What a shape-valued input (e.g. Reshape's ``shape``) is known to hold at construction.
+    """What a shape-valued input (e.g. Reshape's ``shape``) is known to hold at construction,
+    as TensorFlow's ``constant_value_as_shape``.
 
-    A constant gives its values; the output of a ``Shape`` op gives the static shape of that op's
-    input; anything else gives a shape of known rank when its own length is known.
+    A constant gives its values; a computed shape gives the entries its subgraph tells
+    (``ctx.values``: ``shape(x)`` gives ``x``'s static shape, ``concat([shape(x)[0:1], [12]])``
+    its first dimension and 12...), unknown (-1) elsewhere, as do negative entries; a shape of
+    unknown length is ``Shape.unknown()``.
     """
     rank = ctx.shapes[i].numDimensions()
     if rank not in (-1, 1):
@@ -136,11 +139,10 @@ def shapeValue(ctx: InferContext, i: int) -> Shape:
         if value.ndim != 1:
             raise ctx.error(f"shape argument must be a vector, got a tensor of rank {value.ndim}")
         return Shape.of(*(int(v) if v >= 0 else -1 for v in value.tolist()))
-    known = ctx.shapeValues[i] if i < len(ctx.shapeValues) else None
-    if known is not None:
-        return known
-    length = ctx.shapes[i].size(0) if ctx.shapes[i].numDimensions() == 1 else -1
-    return Shape.unknown() if length < 0 else Shape.of(*([-1] * length))
+    known = ctx.values[i]
+    if known is None or known.scalar:
+        return Shape.unknown()
+    return Shape.of(*(e if e is not None and e >= 0 else -1 for e in known.entries))
 
 
 def reshapeTarget(inputDims: Sequence[int], sizes: Sequence[int]) -> tuple[int, ...] | None:

@@ -55,29 +55,30 @@ notDifferentiable("Shape")
 def _reshapeShape(ctx: InferContext) -> Sequence[Shape]:
     target = shapeValue(ctx, 1)
     dims = target.asArray()
-    constant = ctx.constants[1]
+    known = ctx.values[1]
     source = ctx.shapes[0]
-    if dims is None:
+    if dims is None or known is None:
         return [target]
-    if constant is None:  # e.g. Shape(y): its static value may still be fully known
-        if target.isFullyKnown() and source.isFullyKnown() and target.size() != source.size():
-            raise ctx.error(
-                f"cannot reshape a tensor of {source.size()} elements (shape {source}) into "
-                f"shape {target} ({target.size()} elements)"
-            )
-        return [target]
-    sizes = [int(d) for d in constant.reshape(-1).tolist()]
-    if sizes.count(-1) > 1 or any(d < -1 for d in sizes):
-        raise ctx.error(f"the new shape {sizes} may have one -1 and no other negative size")
+    given = [e for e in known.entries if e is not None]
+    if given.count(-1) > 1 or any(d < -1 for d in given):
+        raise ctx.error(f"the new shape {_entries(known.entries)} may have one -1 and no other "
+                        "negative size")
     if not source.isFullyKnown():
         return [target]
-    result = reshapeTarget(source.asArray() or (), sizes)
-    if result is None:
+    # as TensorFlow: one entry that is -1 or not known is what the number of elements leaves
+    sizes = [-1 if e is None else e for e in known.entries]
+    result = reshapeTarget(source.asArray() or (), sizes) if sizes.count(-1) <= 1 else None
+    if result is None and sizes.count(-1) <= 1:
         raise ctx.error(
             f"cannot reshape a tensor of {source.size()} elements (shape {source}) into shape "
-            f"{sizes}"
+            f"{_entries(known.entries)}"
         )
-    return [Shape.of(*result)]
+    return [Shape.of(*result) if result is not None else target]
+
+
+def _entries(entries: Sequence[int | None]) -> str:
+    """A partly known shape value as a list, ``?`` where unknown."""
+    return "[" + ", ".join("?" if e is None else str(e) for e in entries) + "]"
 
 
 registerOp(
@@ -88,7 +89,10 @@ registerOp(
         description=(
             "Returns a tensor with the values of ``tensor`` and the given ``shape``. One\n"
             "dimension of ``shape`` may be -1: its size is computed so the number of elements\n"
-            "stays the same."
+            "stays the same. A ``shape`` computed in the graph gives the static shape its\n"
+            "subgraph tells, as in TensorFlow: ``concat([shape(x)[0:1], [12]])`` of an ``x`` of\n"
+            "shape ``[?, 3, 4]`` gives ``[?, 12]``; with ``tensor``'s shape fully known, one\n"
+            "entry that is -1 or unknown is computed from the number of elements."
         ),
         inputs=(
             InputDef("tensor", "the tensor to reshape", typeAttr="T"),

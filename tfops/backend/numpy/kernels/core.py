@@ -70,6 +70,9 @@ def _reduction(opType: str, reduce: Reduce, direct: tuple[Any, bool] | None = No
     def factory(site: KernelSite) -> Kernel:
         keep = bool(site.attr("keep_dims"))
         rank = site.shapes[0].numDimensions() if site.shapes else -1
+        shortcut = direct
+        if direct is not None and direct[1] and site.attr("T").DTYPE == np.float16:
+            shortcut = None  # float16 is summed wider than its data type, by ``reduce``
         axesValue = site.constants[1] if len(site.constants) > 1 else None
         if axesValue is not None and rank >= 1:
             try:
@@ -77,7 +80,7 @@ def _reduction(opType: str, reduce: Reduce, direct: tuple[Any, bool] | None = No
             except InvalidArgumentError:
                 axes = None  # the general kernel raises at run time
             if axes is not None:
-                return _constantAxes(reduce, direct, axes, keep)
+                return _constantAxes(reduce, shortcut, axes, keep)
 
         def run(x: Array, axes: Array) -> Array:
             return reduce(x, reductionAxes(x, axes), keep)
@@ -102,8 +105,17 @@ def _constantAxes(
 
 _reduction("Max", _extremum(np.max, _lowest), (np.maximum, False))
 _reduction("Min", _extremum(np.min, _highest), (np.minimum, False))
-_reduction("Sum", lambda x, axes, keep: np.sum(x, axis=axes, keepdims=keep, dtype=x.dtype),
-           (np.add, True))
+
+
+def sumOf(x: Array, axes: tuple[int, ...] | None, keep: bool) -> Array:
+    """The sum in ``x``'s data type; float16 is summed in float32 and rounded once, so the
+    result does not depend on the order numpy adds in (the memory layout of ``x``)."""
+    if x.dtype == np.float16:
+        return np.asarray(np.sum(x, axis=axes, keepdims=keep, dtype=np.float32), np.float16)
+    return np.sum(x, axis=axes, keepdims=keep, dtype=x.dtype)
+
+
+_reduction("Sum", sumOf, (np.add, True))
 _reduction("Prod", lambda x, axes, keep: np.prod(x, axis=axes, keepdims=keep, dtype=x.dtype))
 _reduction("All", lambda x, axes, keep: np.all(x, axis=axes, keepdims=keep))
 _reduction("Any", lambda x, axes, keep: np.any(x, axis=axes, keepdims=keep))

@@ -13,6 +13,7 @@ from tfops.backend.numpy.registry import (
     registerKernel,
 )
 from tfops.errors import InvalidArgumentError
+from tfops.spec.indexing import normalizedPermutation
 
 
 # -- helpers shared by the indexing kernels ------------------------------------------------
@@ -36,9 +37,11 @@ def _isPermutation(p: list[int]) -> bool:
 @registerKernel("Transpose")  # a view of the input
 def _transpose(site: KernelSite) -> Kernel:
     def run(x: Array, perm: Array) -> Array:
-        p = perm.tolist()
-        check(perm.ndim == 1 and len(p) == x.ndim and _isPermutation(p),
-              f"perm {p} is not a permutation of the {x.ndim} dimensions of the input")
+        given = perm.tolist()
+        p = normalizedPermutation(given) if perm.ndim == 1 and len(given) == x.ndim else None
+        check(p is not None, f"perm {given} is not a permutation of the {x.ndim} dimensions "
+              "of the input")
+        assert p is not None
         return np.transpose(x, p)
 
     return run

@@ -13,6 +13,7 @@ from tfops.backend.numpy.registry import (
     checkAllocation,
     registerKernel,
 )
+from tfops.spec.indexing_gather import batchedGather, gatherBatchDims
 
 
 def _checkInRange(name: str, indices: Array, size: int, dropsNegative: bool = False) -> None:
@@ -24,18 +25,23 @@ def _checkInRange(name: str, indices: Array, size: int, dropsNegative: bool = Fa
         check(False, f"{name}{list(where)} = {indices[where]} is not in [0, {size})")
 
 
-@registerKernel("GatherV2", fresh=True)  # np.take copies
+@registerKernel("GatherV2", fresh=True)  # np.take and advanced indexing copy
 def _gather(site: KernelSite) -> Kernel:
     limit = site.memoryLimit
+    given = int(site.attr("batch_dims"))
 
     def run(params: Array, indices: Array, axis: Array) -> Array:
         check(axis.ndim == 0, f"axis must be a scalar, got shape {list(axis.shape)}")
         check(params.ndim > 0, "params must have at least one dimension, got a scalar")
         a = normalizeAxis(int(axis), params.ndim)
         _checkInRange("indices", indices, params.shape[a])
-        checkAllocation([*params.shape[:a], *indices.shape, *params.shape[a + 1 :]],
+        batchDims = gatherBatchDims(given, params.shape, indices.shape, a) if given else 0
+        checkAllocation([*params.shape[:a], *indices.shape[batchDims:], *params.shape[a + 1:]],
                         params.dtype, limit)
-        return np.take(params, indices, axis=a)
+        if batchDims == 0:
+            return np.take(params, indices, axis=a)
+        result: Array = batchedGather(lambda v, at: v[at], params, indices, a, batchDims)
+        return result
 
     return run
 

@@ -96,10 +96,13 @@ def _mean(site: KernelSite) -> Kernel:
         if x.dtype.kind == "f":
             if count == 0:  # the mean of no elements is nan, as 0 / 0
                 return np.full(np.sum(x, axis=ax, keepdims=keep).shape, np.nan, x.dtype)
-            result: Array = np.mean(x, axis=ax, keepdims=keep, dtype=x.dtype)
+            # float16 is summed and divided in float32, rounded once (as Sum)
+            wide = np.float32 if x.dtype == np.float16 else x.dtype
+            result: Array = np.mean(x, axis=ax, keepdims=keep, dtype=wide).astype(x.dtype,
+                                                                                copy=False)
             return result
-        if count == 0:
-            raise InvalidArgumentError(None, "Integer division by zero (mean of no elements)")
+        if count == 0:  # TensorFlow's integer mean of no elements is 0
+            return np.zeros(np.sum(x, axis=ax, keepdims=keep).shape, x.dtype)
         total = np.sum(x, axis=ax, keepdims=keep, dtype=np.int64)
         # integer mean truncates towards zero, as TensorFlow's
         mean: Array = (np.sign(total) * (np.abs(total) // count)).astype(x.dtype)

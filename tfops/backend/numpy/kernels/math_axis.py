@@ -25,7 +25,7 @@ def _runAxis(x: Array, axis: Array, what: str) -> int:
 
 
 # -- ArgMax, ArgMin ------------------------------------------------------------------------
-def _argKernel(pick: Callable[..., Array]) -> Factory:
+def _argKernel(pick: Callable[..., Array], clamp: Callable[..., Array], largest: bool) -> Factory:
     def factory(site: KernelSite) -> Kernel:
         dtype = site.attr("output_type").DTYPE
 
@@ -35,6 +35,9 @@ def _argKernel(pick: Callable[..., Array]) -> Factory:
                 raise InvalidArgumentError(
                     None, f"dimension {axis} of shape {list(x.shape)} is empty: no index to return"
                 )
+            if x.dtype.kind == "f":  # as TensorFlow: NaN skipped, the start beaten strictly
+                info = np.finfo(x.dtype)
+                x = clamp(x, info.min if largest else info.max)
             return np.asarray(pick(x, axis=axis)).astype(dtype)
 
         return run
@@ -42,8 +45,12 @@ def _argKernel(pick: Callable[..., Array]) -> Factory:
     return factory
 
 
-registerKernel("ArgMax", _argKernel(np.argmax), fresh=True)
-registerKernel("ArgMin", _argKernel(np.argmin), fresh=True)
+# TensorFlow's search starts at index 0 holding the lowest finite value (highest for ArgMin) and
+# moves only to a strictly larger (smaller) element, so NaN never wins, nor -inf (inf) nor that
+# value itself: clamping NaN and those to the start value and taking numpy's first extreme
+# element gives the same index.
+registerKernel("ArgMax", _argKernel(np.argmax, np.fmax, largest=True), fresh=True)
+registerKernel("ArgMin", _argKernel(np.argmin, np.fmin, largest=False), fresh=True)
 
 
 # -- Cumsum ---------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ import numpy as np
 
 from tfops.backend.numpy.registry import Array, Kernel, KernelSite, elementwise, registerKernel
 from tfops.errors import InvalidArgumentError
+from tfops.spec.nn import channelAxis, channelName
 
 
 def _zero(x: Array) -> Array:
@@ -74,12 +75,15 @@ registerKernel("EluGrad", _sameShapesAtRunTime(_eluGrad), fresh=True)
 @registerKernel("BiasAdd", fresh=True)
 def _biasAdd(site: KernelSite) -> Kernel:
     def run(value: Array, bias: Array) -> Array:
-        if value.ndim < 2 or bias.ndim != 1 or value.shape[-1] != bias.shape[0]:
+        fmt = site.attr("data_format")
+        axis = channelAxis(fmt, value.ndim)
+        if value.ndim < 2 or bias.ndim != 1 or value.shape[axis] != bias.shape[0]:
             raise InvalidArgumentError(
-                None, f"bias of shape {list(bias.shape)} does not match the last dimension of "
+                None, f"bias of shape {list(bias.shape)} does not match {channelName(fmt)} of "
                 f"value {list(value.shape)} (value must have rank 2 or more)"
             )
-        result: Array = np.add(value, bias)
+        laid = bias.reshape((-1,) + (1,) * (value.ndim - 1 - axis))
+        result: Array = np.add(value, laid)
         return result
 
     return run
@@ -90,11 +94,15 @@ def _biasAddGrad(site: KernelSite) -> Kernel:
     def run(outBackprop: Array) -> Array:
         if outBackprop.ndim < 2:
             raise InvalidArgumentError(
-                None, f"out_backprop must have rank 2 or more, got shape "
+                None, "out_backprop must have rank 2 or more, got shape "
                 f"{list(outBackprop.shape)}"
             )
-        axes = tuple(range(outBackprop.ndim - 1))
-        result: Array = np.sum(outBackprop, axis=axes, dtype=outBackprop.dtype)
+        axis = channelAxis(site.attr("data_format"), outBackprop.ndim)
+        axes = tuple(a for a in range(outBackprop.ndim) if a != axis)
+        # float16 sums in float32, as TensorFlow's kernel (and the same in every memory layout)
+        wide = np.float32 if outBackprop.dtype == np.float16 else outBackprop.dtype
+        result: Array = np.sum(outBackprop, axis=axes, dtype=wide).astype(outBackprop.dtype,
+                                                                          copy=False)
         return result
 
     return run

@@ -65,7 +65,15 @@ def _highest(dtype: Any) -> Any:
 
 _reduction("Max", jnp.max, _lowest)
 _reduction("Min", jnp.min, _highest)
-_reduction("Sum", jnp.sum)
+def sumOf(x: Any, axis: tuple[int, ...], keepdims: bool) -> Any:
+    """The sum in ``x``'s data type; float16 is summed in float32 and rounded once, as the
+    numpy kernel does."""
+    if x.dtype == jnp.float16:
+        return jnp.sum(x.astype(jnp.float32), axis=axis, keepdims=keepdims).astype(x.dtype)
+    return jnp.sum(x, axis=axis, keepdims=keepdims, dtype=x.dtype)
+
+
+_reduction("Sum", sumOf)
 _reduction("Prod", jnp.prod)
 _reduction("All", jnp.all)
 _reduction("Any", jnp.any)

@@ -15,6 +15,7 @@ import numpy as np
 
 from tfops.backend.xla.registry import LoweringSite, isStatic, registerLowering
 from tfops.errors import InvalidArgumentError
+from tfops.spec.indexing import normalizedPermutation
 
 
 # -- helpers shared by the indexing lowerings ----------------------------------------------
@@ -56,9 +57,11 @@ def _isPermutation(p: list[int]) -> bool:
 # -- Transpose and InvertPermutation -------------------------------------------------------
 @registerLowering("Transpose", static=(1,))
 def _transpose(site: LoweringSite, x: Any, perm: np.ndarray[Any, Any]) -> Any:
-    p = perm.tolist()
-    check(perm.ndim == 1 and len(p) == x.ndim and _isPermutation(p),
-          f"perm {p} is not a permutation of the {x.ndim} dimensions of the input")
+    given = perm.tolist()
+    p = normalizedPermutation(given) if perm.ndim == 1 and len(given) == x.ndim else None
+    check(p is not None, f"perm {given} is not a permutation of the {x.ndim} dimensions "
+          "of the input")
+    assert p is not None
     return jnp.transpose(x, p)
 
 

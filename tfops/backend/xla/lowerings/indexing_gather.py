@@ -16,6 +16,7 @@ import numpy as np
 
 from tfops.backend.xla.lowerings.indexing import check, normalizeAxis
 from tfops.backend.xla.registry import LoweringSite, isStatic, registerLowering
+from tfops.spec.indexing_gather import batchedGather, gatherBatchDims
 
 
 def _checkInRange(site: LoweringSite, name: str, indices: Any, size: int,
@@ -46,17 +47,21 @@ def _checkInRange(site: LoweringSite, name: str, indices: Any, size: int,
 
 @registerLowering("GatherV2", static=(2,))
 def _gather(site: LoweringSite, params: Any, indices: Any, axis: np.ndarray[Any, Any]) -> Any:
-    batchDims = int(site.attrs.get("batch_dims", 0))
-    check(batchDims == 0, f"batch_dims {batchDims} is not supported (only 0)")
+    given = int(site.attrs.get("batch_dims", 0))
     check(axis.ndim == 0, f"axis must be a scalar, got shape {list(axis.shape)}")
     check(params.ndim > 0, "params must have at least one dimension, got a scalar")
     a = normalizeAxis(int(axis), params.ndim)
     size = params.shape[a]
     _checkInRange(site, "indices", indices, size)
-    shape = (*params.shape[:a], *np.shape(indices), *params.shape[a + 1:])
+    ishape = tuple(np.shape(indices))
+    batchDims = gatherBatchDims(given, tuple(params.shape), ishape, a) if given else 0
+    shape = (*params.shape[:a], *ishape[batchDims:], *params.shape[a + 1:])
     if size == 0 or 0 in shape:  # nothing to take (or an index error already recorded)
         return jnp.zeros(shape, params.dtype)
-    return jnp.take(params, indices, axis=a, mode="clip")
+    if batchDims == 0:
+        return jnp.take(params, indices, axis=a, mode="clip")
+    clipped = jnp.clip(jnp.asarray(indices), 0, size - 1)  # a bad index: a failed check
+    return batchedGather(lambda v, at: v[at], params, clipped, a, batchDims)
 
 
 @registerLowering("UnsortedSegmentSum", static=(2,))

@@ -129,10 +129,12 @@ def _mean(site: LoweringSite, x: Any, axes: Any) -> Any:
     if isFloat(x):
         if count == 0:  # the mean of no elements is nan, as 0 / 0
             return jnp.full(shape, np.nan, x.dtype)
-        total = jnp.sum(x, axis=covered, keepdims=keep, dtype=x.dtype)
-        return divide(total, np.asarray(count, x.dtype))
-    if count == 0:
-        raise InvalidArgumentError(None, "Integer division by zero (mean of no elements)")
+        # float16 is summed and divided in float32, rounded once, as the numpy kernel
+        wide = np.float32 if x.dtype == np.float16 else x.dtype
+        total = jnp.sum(x.astype(wide), axis=covered, keepdims=keep)
+        return divide(total, np.asarray(count, wide)).astype(x.dtype)
+    if count == 0:  # TensorFlow's integer mean of no elements is 0
+        return jnp.zeros(shape, x.dtype)
     total = jnp.sum(x, axis=covered, keepdims=keep, dtype=np.int64)
     # integer mean truncates towards zero, as TensorFlow's
     mean = jnp.sign(total) * jnp.floor_divide(jnp.abs(total), np.int64(count))

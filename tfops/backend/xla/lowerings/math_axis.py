@@ -29,21 +29,27 @@ def _axis(x: Any, axis: Any, what: str) -> int:
 
 
 # -- ArgMax, ArgMin ------------------------------------------------------------------------
-def _argLowering(pick: Callable[..., Any]) -> Callable[..., Any]:
+def _argLowering(
+    pick: Callable[..., Any], clamp: Callable[..., Any], largest: bool
+) -> Callable[..., Any]:
     def lower(site: LoweringSite, x: Any, dimension: Any) -> Any:
         axis = _axis(x, dimension, "dimension")
         if x.shape[axis] == 0:
             raise InvalidArgumentError(
                 None, f"dimension {axis} of shape {list(x.shape)} is empty: no index to return"
             )
-        # as numpy's: the first of the extreme values, the first nan where there is one
+        if jnp.issubdtype(x.dtype, jnp.floating):  # NaN skipped, as the numpy kernel
+            info = np.finfo(x.dtype)
+            x = clamp(x, jnp.asarray(info.min if largest else info.max, x.dtype))
         return pick(x, axis=axis).astype(site.dtype())
 
     return lower
 
 
-registerLowering("ArgMax", _argLowering(jnp.argmax), static=(1,))
-registerLowering("ArgMin", _argLowering(jnp.argmin), static=(1,))
+# TensorFlow's rule, as the numpy kernel: NaN, -inf (inf for ArgMin) and the lowest (highest)
+# finite value never beat index 0, so they are clamped to that value before the first extreme.
+registerLowering("ArgMax", _argLowering(jnp.argmax, jnp.fmax, largest=True), static=(1,))
+registerLowering("ArgMin", _argLowering(jnp.argmin, jnp.fmin, largest=False), static=(1,))
 
 
 # -- Cumsum ---------------------------------------------------------------------------------

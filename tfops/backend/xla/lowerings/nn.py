@@ -10,6 +10,7 @@ import jax.numpy as jnp
 
 from tfops.backend.xla.registry import LoweringSite, registerLowering
 from tfops.errors import InvalidArgumentError
+from tfops.spec.nn import channelAxis, channelName
 
 
 def _zero(x: Any) -> Any:
@@ -52,29 +53,28 @@ _gradOp("EluGrad", lambda g, y: jnp.where(y < 0, g * (y + jnp.ones((), y.dtype))
 
 
 # -- BiasAdd -------------------------------------------------------------------------------
-def _checkDataFormat(site: LoweringSite) -> None:
-    fmt = site.attrs.get("data_format", "NHWC")
-    if fmt != "NHWC":  # the spec rejects any other layout when the op is created
-        raise InvalidArgumentError(None, f"data_format {fmt!r} is not supported, only 'NHWC'")
-
-
 @registerLowering("BiasAdd")
 def _biasAdd(site: LoweringSite, value: Any, bias: Any) -> Any:
-    _checkDataFormat(site)
-    if value.ndim < 2 or bias.ndim != 1 or value.shape[-1] != bias.shape[0]:
+    fmt = site.attr("data_format")
+    axis = channelAxis(fmt, value.ndim)
+    if value.ndim < 2 or bias.ndim != 1 or value.shape[axis] != bias.shape[0]:
         raise InvalidArgumentError(
-            None, f"bias of shape {list(bias.shape)} does not match the last dimension of "
+            None, f"bias of shape {list(bias.shape)} does not match {channelName(fmt)} of "
             f"value {list(value.shape)} (value must have rank 2 or more)"
         )
-    return jnp.add(value, bias).astype(site.dtype())
+    laid = jnp.reshape(bias, (-1,) + (1,) * (value.ndim - 1 - axis))
+    return jnp.add(value, laid).astype(site.dtype())
 
 
 @registerLowering("BiasAddGrad")
 def _biasAddGrad(site: LoweringSite, outBackprop: Any) -> Any:
-    _checkDataFormat(site)
     if outBackprop.ndim < 2:
         raise InvalidArgumentError(
-            None, f"out_backprop must have rank 2 or more, got shape {list(outBackprop.shape)}"
+            None, "out_backprop must have rank 2 or more, got shape "
+            f"{list(outBackprop.shape)}"
         )
-    axes = tuple(range(outBackprop.ndim - 1))
-    return jnp.sum(outBackprop, axis=axes, dtype=outBackprop.dtype)
+    axis = channelAxis(site.attr("data_format"), outBackprop.ndim)
+    axes = tuple(a for a in range(outBackprop.ndim) if a != axis)
+    # float16 sums in float32, as TensorFlow's kernel and the numpy kernel
+    wide = jnp.float32 if outBackprop.dtype == jnp.float16 else outBackprop.dtype
+    return jnp.sum(outBackprop.astype(wide), axis=axes).astype(outBackprop.dtype)
