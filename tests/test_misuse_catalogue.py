@@ -609,7 +609,7 @@ CASES: Final = [
     Case("assignment of the wrong shape", C, _assignmentOfTheWrongShape,
          IllegalArgumentError, ("Assign 'a'", "[2]")),
     Case("AssignAdd to a non-variable", C, _assignAddToANonVariable,
-         IllegalArgumentError, ("AssignAdd 'a'", "variable")),
+         DataTypeError, ("AssignAdd 'a'", "variable")),
     Case("variable of unknown shape", C, _variableOfUnknownShape,
          IllegalArgumentError, ("'init:0'", "fully known shape")),
     Case("gradient through an op without one", C, _gradientThroughAnOpWithoutOne,

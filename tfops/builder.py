@@ -308,7 +308,7 @@ class OperationBuilder:
         """Checks one input against its spec and binds its type attribute in ``attrs``."""
         dtype = out._dtype
         if spec.isRef and not out._op._opdef.outputs[out._index].isRef:
-            raise self._error(
+            raise self._typeError(
                 f"input '{spec.name}' must be a variable (the output of a Variable op), "
                 f"got '{out.name()}' of type {out.op().type()}"
             )

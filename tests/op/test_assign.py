@@ -353,7 +353,7 @@ def test_boolVariableRaisesTypeError(tf: Ops, graph: Graph, row: Row) -> None:
 
 @rows
 @pytest.mark.parametrize("kind", ["constant", "placeholder", "identity of a variable", "value"])
-def test_nonVariableRefRaisesValueErrorNamingTheOp(
+def test_nonVariableRefRaisesTypeErrorNamingTheOp(
     tf: Ops, graph: Graph, row: Row, kind: str
 ) -> None:
     refs = {"constant": lambda: tf.constant([1.0]),
@@ -361,7 +361,7 @@ def test_nonVariableRefRaisesValueErrorNamingTheOp(
             "identity of a variable": lambda: tf.identity(tf.variable(tf.constant([1.0]))),
             "value": lambda: 1.0}
     ref = refs[kind]()
-    assertRejected(graph, lambda: row.build(tf, ref, [2.0]), ValueError, f"{row.op} '{row.op}",
+    assertRejected(graph, lambda: row.build(tf, ref, [2.0]), TypeError, f"{row.op} '{row.op}",
                    "must be a variable")
 
 
