@@ -372,7 +372,7 @@ def test_tensorOfAnotherShapeThanTheVariableRaisesValueError(
 
 @params(lambda row: [(n, kind) for n in row.refs
                      for kind in ("constant", "placeholder", "identity")])
-def test_nonVariableRefRaisesValueErrorNamingTheOp(
+def test_nonVariableRefRaisesTypeErrorNamingTheOp(
     tf: Ops, graph: Graph, row: Row, which: tuple[str, str]
 ) -> None:
     name, kind = which
@@ -380,7 +380,7 @@ def test_nonVariableRefRaisesValueErrorNamingTheOp(
     refs[name] = {"constant": lambda: tf.constant([1.0]),
                   "placeholder": lambda: placeholder(tf, TFloat32, (1,)),
                   "identity": lambda: tf.identity(refs[name])}[kind]()
-    assertRejected(graph, lambda: row.step(tf, refs, [1.0]), ValueError, row.op, f"'{name}'",
+    assertRejected(graph, lambda: row.step(tf, refs, [1.0]), TypeError, row.op, f"'{name}'",
                    "variable")
 
 
