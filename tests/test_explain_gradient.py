@@ -203,6 +203,9 @@ def test_opWithoutGradientIsNamedAndTheGraphIsLeftUnchanged(graph: Graph, tf: Op
     report = explainGradient(y, x)
 
     assert opNames(graph) == before
+    # the dry run's names are free again: the next gradients get the first prefix
+    added = graph.addGradients(None, [tf.math.exp(x).asOutput()], [x.asOutput()])[0]
+    assert added is not None and added.name().startswith("gradients/")
     assert report.status is GradientStatus.ERROR and not report.flows
     [blocker] = report.blockers
     assert (blocker.op.name(), blocker.reason) == ("Double", BlockReason.NO_GRADIENT)
@@ -234,6 +237,7 @@ def test_fullyConnectedPath(graph: Graph, tf: Ops) -> None:
 
     report = explainGradient(y, x)
 
+    assert opNames(graph) == ["x", "Exp", "Mul"]
     assert report.flows and report.error is None and report.blockers == ()
     assert (report.numPaths, report.numOpenPaths) == (2, 2)
     assert [[t.name() for t in p.tensors] for p in report.paths] == [
