@@ -14,6 +14,7 @@ import pytest
 
 from tfops import GradientReport, Graph, Ops, Output, explainGradient
 from tfops.backend.numpy import registerKernel
+from tfops.errors import IllegalStateError
 from tfops.examples import stable_softmax
 from tfops.explain import BlockReason, GradientStatus
 from tfops.op import (
@@ -304,6 +305,14 @@ def test_tensorsOfAnotherGraphRaise(tf: Ops) -> None:
         y = Ops.create(other).constant(1.0)
         with pytest.raises(ValueError, match="different graphs"):
             explainGradient(y, x)
+
+
+def test_closedGraphRaises() -> None:
+    g = Graph()
+    x = Ops.create(g).placeholder(TFloat64)
+    g.close()
+    with pytest.raises(IllegalStateError, match="the graph is closed"):
+        explainGradient(x, x)
 
 
 def test_negativeMaxPathsRaises(tf: Ops) -> None:

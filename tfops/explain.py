@@ -374,6 +374,7 @@ def explainGradient(
 
     Raises:
         ValueError: ``x`` and ``y`` are in different graphs, or ``maxPaths`` is negative.
+        IllegalStateError: the graph is closed.
 
     Example:
         >>> from tfops import Graph, Ops, explainGradient
@@ -394,6 +395,7 @@ def explainGradient(
         )
     if maxPaths < 0:
         raise IllegalArgumentError(f"maxPaths must be 0 or more, got {maxPaths}")
+    graph._checkOpen()
     analysis = _Analysis(xOut, yOut, _between(xOut, yOut))
     numPaths, numOpen = analysis.counts()
     listed = analysis.paths(maxPaths)
