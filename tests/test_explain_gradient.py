@@ -265,6 +265,11 @@ def test_noPathAndControlOnlyDependencies(tf: Ops) -> None:
     assert not unrelated.controlOnly
     assert "no path of data edges" in str(unrelated)
 
+    # another output of the same op is no path from x
+    parts = tf.split(tf.constant(0), tf.math.exp(x), 2)
+    sibling = explainGradient(tf.math.square(parts.output()[1]), parts.output()[0])
+    assert sibling.numPaths == 0 and not sibling.controlOnly
+
     y = tf.withControlDependencies([tf.math.square(x)]).math.exp(other)
     controlled = explainGradient(y, x)
     assert controlled.numPaths == 0 and controlled.controlOnly

@@ -427,7 +427,9 @@ def explainGradient(
         paths.append(GradientPath(tuple(tensors), tuple(blockers)))
     extra = [b for p in paths for b in p.blockers if b.reason is BlockReason.RULE_GIVES_NONE]
     allBlockers = analysis.blockers() + tuple(dict.fromkeys(extra))
-    controlOnly = numPaths == 0 and xOut.op() in _ancestors(yOut, control=True)
+    # x's op reaches y, but not through data edges (another output of x's op does not count)
+    controlOnly = (numPaths == 0 and xOut.op() in _ancestors(yOut, control=True)
+                   and xOut.op() not in _ancestors(yOut, control=False))
     return GradientReport(
         y=yOut, x=xOut, status=status, paths=tuple(paths), numPaths=numPaths,
         numOpenPaths=numOpen, blockers=allBlockers, error=error, controlOnly=controlOnly,
