@@ -201,9 +201,6 @@ class GradientReport:
 
 
 # -- the sub-graph between x and y ------------------------------------------------------------
-_Edge = tuple[Output[TType], Operation]  # a tensor and the op on the path that consumes it
-
-
 def _ancestors(y: Output[TType], control: bool) -> set[Operation]:
     seen: set[Operation] = set()
     stack = [y.op()]
@@ -232,11 +229,14 @@ def _between(x: Output[TType], y: Output[TType]) -> list[Operation]:
     return sorted(found, key=lambda o: o._id)
 
 
-def _edgesInto(op: Operation, x: Output[TType], onPath: set[Operation]) -> Iterator[_Edge]:
-    """The data edges into ``op`` that lie on a path from ``x`` (one per input position)."""
+def _edgesInto(
+    op: Operation, x: Output[TType], onPath: set[Operation]
+) -> Iterator[Output[TType]]:
+    """The inputs of ``op`` that lie on a path from ``x`` (one per input position: ``x * x``
+    has two paths)."""
     for i in op.inputs():
         if i == x or i.op() in onPath:
-            yield i, op
+            yield i
 
 
 def _opBlock(op: Operation, out: Output[TType]) -> Blocker | None:
@@ -270,7 +270,7 @@ class _Analysis:
             if block is not None:
                 self.opBlocks[op] = block
         self.tensorBlocks: dict[Output[TType], Blocker] = {}
-        for t in [x, *(i for op in ops for i, _ in _edgesInto(op, x, self.onPath)), y]:
+        for t in [x, *(i for op in ops for i in _edgesInto(op, x, self.onPath)), y]:
             block = _tensorBlock(t)
             if block is not None and t.op() not in self.opBlocks:
                 self.tensorBlocks[t] = block
@@ -279,7 +279,7 @@ class _Analysis:
         self.openInto: dict[Operation, int] = {}
         for op in ops:
             total = openCount = 0
-            for t, _ in _edgesInto(op, x, self.onPath):
+            for t in _edgesInto(op, x, self.onPath):
                 fromX = t == x
                 total += 1 if fromX else self.allInto[t.op()]
                 if t in self.tensorBlocks or (not fromX and t.op() in self.opBlocks):
@@ -316,7 +316,7 @@ class _Analysis:
             if suffix[0] == self.x:
                 found.append(list(suffix))
                 continue
-            for t, _ in reversed(list(_edgesInto(suffix[0].op(), self.x, self.onPath))):
+            for t in reversed(list(_edgesInto(suffix[0].op(), self.x, self.onPath))):
                 stack.append((t, *suffix))
         return found
 
