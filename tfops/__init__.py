@@ -18,6 +18,7 @@ Example:
 
 from tfops import errors, types
 from tfops.builder import OperationBuilder
+from tfops.explain import GradientReport, explainGradient
 from tfops.graph import Graph
 from tfops.op import _operators  # noqa: F401 - installs the Python operators
 from tfops.operation import Operation
@@ -42,6 +43,8 @@ __all__ = [
     "Result",
     "Shape",
     "Ops",
+    "explainGradient",
+    "GradientReport",
     "errors",
     "types",
 ]

@@ -8,6 +8,7 @@ from types import TracebackType
 
 from scope import NameRegistry, Scope
 from tfops.builder import OperationBuilder
+from tfops.dot import toDot
 from tfops.errors import DataTypeError, IllegalArgumentError, IllegalStateError
 from tfops.operation import Operation, userSite
 from tfops.output import Output
@@ -163,6 +164,28 @@ class Graph:
         from tfops.gradients import addGradients
 
         return addGradients(self, prefix, y, x, dx)
+
+    def toDot(self, *, gradients: bool = True) -> str:
+        """Returns the Graphviz DOT text of the graph (render it with ``dot -Tsvg``).
+
+        Nodes show each op's type, name, and the data type and static shape of its outputs;
+        name scopes are nested clusters; control edges are dashed; ``StopGradient`` ops are
+        red octagons. Ops under the gradient generator's name scopes (``gradients``,
+        ``gradients_1``..., ``Gradients``...) are grouped in an orange cluster.
+
+        Args:
+            gradients: whether to include the gradient generator's ops (``False``: the forward
+                graph only).
+
+        Example:
+            >>> from tfops import Graph, Ops
+            >>> g = Graph(); tf = Ops.create(g)
+            >>> x = tf.withName("x").constant([1.0, 2.0])
+            >>> print(g.toDot().splitlines()[4])
+              "x" [label="Const\\nx\\nfloat32 [2]"];
+        """
+        self._checkOpen()
+        return toDot(self, gradients=gradients)
 
     # -- lifecycle ------------------------------------------------------------------------
     def close(self) -> None:
