@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from scope import HasOp
-from tfops.framework.optimizers._base import Optimizer, _Step, checkHyperparameter
+from tfops.framework.optimizers._base import Optimizer, Step, checkHyperparameter
 from tfops.graph import Graph
 from tfops.op.core import Assign, Variable
 from tfops.op.math import Mul
@@ -69,7 +69,7 @@ class Adam(Optimizer):
                 self._createVariable("beta2_power", (), TFloat32, self._betaTwo),
             )
 
-    def _applyDense(self, step: _Step, grad: Output[Any], variable: Output[Any]) -> HasOp:
+    def _applyDense(self, step: Step, grad: Output[Any], variable: Output[Any]) -> HasOp:
         assert self._powers is not None
         dtype = variable.dataType()
         name = variable.op().name()
@@ -85,7 +85,7 @@ class Adam(Optimizer):
             grad,
         )
 
-    def _finish(self, step: _Step, updates: list[HasOp | Operation]) -> list[HasOp]:
+    def _finish(self, step: Step, updates: list[HasOp | Operation]) -> list[HasOp]:
         assert self._powers is not None
         after = step.scope.withControlDependencies(updates)
         return [
@@ -99,7 +99,7 @@ class Adam(Optimizer):
         return self._powers
 
     def _restoreState(self, state: object) -> None:
-        self._powers = state  # type: ignore[assignment]
+        self._powers = cast("tuple[Variable[TFloat32], Variable[TFloat32]] | None", state)
 
     def __repr__(self) -> str:
         return (f"Adam(learningRate={self.getLearningRate()!r}, betaOne={self._betaOne!r}, "

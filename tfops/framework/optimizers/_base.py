@@ -17,7 +17,7 @@ from tfops.operation import Operation
 from tfops.output import Output
 from tfops.types import TFloat32, TFloating, TType
 
-__all__ = ["GradAndVar", "Optimizer", "checkHyperparameter"]
+__all__ = ["GradAndVar", "Optimizer", "Step", "checkHyperparameter"]
 
 GradAndVar: TypeAlias = "tuple[Output[TType], Variable[TType]]"
 """A gradient and the variable it updates, as :meth:`Optimizer.computeGradients` returns them."""
@@ -156,7 +156,7 @@ class Optimizer(ABC):
             with self._graph._transaction():
                 for _, variable in pairs:
                     self._createSlots(variable)
-                step = _Step(base.withSubScope(self._name), self._learningRate)
+                step = Step(base.withSubScope(self._name), self._learningRate)
                 updates: list[HasOp | Operation] = [
                     self._applyDense(step, grad, variable) for grad, variable in pairs
                 ]
@@ -173,10 +173,10 @@ class Optimizer(ABC):
         return None
 
     @abstractmethod
-    def _applyDense(self, step: _Step, grad: Output[Any], variable: Output[Any]) -> HasOp:
+    def _applyDense(self, step: Step, grad: Output[Any], variable: Output[Any]) -> HasOp:
         """The op updating ``variable`` by ``grad``."""
 
-    def _finish(self, step: _Step, updates: list[HasOp | Operation]) -> list[HasOp]:
+    def _finish(self, step: Step, updates: list[HasOp | Operation]) -> list[HasOp]:
         """Ops to run after the updates (Adam's beta powers); none by default."""
         return []
 
@@ -205,9 +205,9 @@ class Optimizer(ABC):
         base = self._graph.baseScope()
         if shape is None or any(d < 0 for d in shape):
             raise IllegalArgumentError(
-                f"{type(self).__name__}: variable '{like.name() if like else name}' has shape "
-                f"{like.shape() if like else shape}; an optimizer needs variables of fully "
-                "known shape for its slots"
+                f"{type(self).__name__}: variable '{name if like is None else like.name()}' has "
+                f"shape {shape if like is None else like.shape()}; an optimizer needs "
+                "variables of fully known shape for its slots"
             )
         init = Constant.create(base, np.full(tuple(shape), initialValue, dtype.DTYPE))
         variable: Variable[Any] = Variable.create(base.withName(name), init.asOutput().shape(),
@@ -307,7 +307,7 @@ class Optimizer(ABC):
         return out
 
 
-class _Step:
+class Step:
     """The ops of one training step: their scope, and the hyperparameter constants, made once
     per step and cast once per data type."""
 

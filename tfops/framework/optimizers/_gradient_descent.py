@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from scope import HasOp
-from tfops.framework.optimizers._base import Optimizer, _Step
+from tfops.framework.optimizers._base import Optimizer, Step
 from tfops.graph import Graph
 from tfops.op.train import ApplyGradientDescent
 from tfops.output import Output
@@ -36,7 +36,7 @@ class GradientDescent(Optimizer):
     def getOptimizerName(self) -> str:
         return "GradientDescent"
 
-    def _applyDense(self, step: _Step, grad: Output[Any], variable: Output[Any]) -> HasOp:
+    def _applyDense(self, step: Step, grad: Output[Any], variable: Output[Any]) -> HasOp:
         return ApplyGradientDescent.create(step.scope, variable,
                                            step.learningRate(variable.dataType()), grad)
 

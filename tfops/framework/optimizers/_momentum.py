@@ -6,7 +6,7 @@ from typing import Any, Final
 
 from scope import HasOp
 from tfops.errors import DataTypeError
-from tfops.framework.optimizers._base import Optimizer, _Step, checkHyperparameter
+from tfops.framework.optimizers._base import Optimizer, Step, checkHyperparameter
 from tfops.graph import Graph
 from tfops.op.train import ApplyMomentum
 from tfops.output import Output
@@ -53,7 +53,7 @@ class Momentum(Optimizer):
     def _createSlots(self, variable: Output[Any]) -> None:
         self._createSlot(variable, self.MOMENTUM, 0.0)
 
-    def _applyDense(self, step: _Step, grad: Output[Any], variable: Output[Any]) -> HasOp:
+    def _applyDense(self, step: Step, grad: Output[Any], variable: Output[Any]) -> HasOp:
         dtype = variable.dataType()
         return ApplyMomentum.create(
             step.scope, variable, self._slots[self.MOMENTUM][variable.op().name()],
