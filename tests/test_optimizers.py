@@ -1,7 +1,9 @@
-"""Specification of ``tfops.framework.optimizers``: GradientDescent, Momentum, Adam.
+"""Specification of ``tfops.framework.optimizers``: GradientDescent, Momentum, Adam, RMSProp,
+AdaGrad.
 
 What we compare against: TensorFlow 2.21's TF1 optimizers (``tf.compat.v1.train.
-GradientDescentOptimizer``, ``MomentumOptimizer``, ``AdamOptimizer``), run in graph mode on the
+GradientDescentOptimizer``, ``MomentumOptimizer``, ``AdamOptimizer``, ``RMSPropOptimizer``,
+``AdagradOptimizer``), run in graph mode on the
 same two problems (a 2-variable quadratic in float32 and float64, a tiny logistic regression in
 float32) by ``tests/fixtures/tf/make_optimizers.py``, which wrote ``optimizers.npz``: the loss
 and both variables before the first and after each of 5 ``minimize`` steps. Each case here
@@ -20,7 +22,14 @@ import pytest
 from opchecks import assertRejected
 
 from tfops import Graph, Ops, Session
-from tfops.framework.optimizers import Adam, GradientDescent, Momentum, Optimizer
+from tfops.framework.optimizers import (
+    AdaGrad,
+    Adam,
+    GradientDescent,
+    Momentum,
+    Optimizer,
+    RMSProp,
+)
 from tfops.op.core import Variable
 from tfops.types import TFloat32, TFloat64, TInt32
 
@@ -45,6 +54,14 @@ CONFIGS: dict[str, Callable[[Graph], Optimizer]] = {
     "Momentum-nesterov": lambda g: Momentum(g, 0.05, momentum=0.5, useNesterov=True),
     "Adam": lambda g: Adam(g, 0.1),
     "Adam-hyper": lambda g: Adam(g, 0.05, betaOne=0.8, betaTwo=0.99, epsilon=1e-3),
+    # TF1's RMSProp defaults (decay 0.9, momentum 0, epsilon 1e-10) are TF Java's
+    "RMSProp": lambda g: RMSProp(g, 0.01),
+    "RMSProp-momentum": lambda g: RMSProp(g, 0.05, decay=0.8, momentum=0.5, epsilon=1e-6),
+    "RMSProp-centered": lambda g: RMSProp(g, 0.02, decay=0.9, momentum=0.3, epsilon=1e-4,
+                                          centered=True),
+    # TF1's initial accumulator is 0.1 (TF Java's 0.01): given explicitly
+    "AdaGrad": lambda g: AdaGrad(g, 0.1, initialAccumulatorValue=0.1),
+    "AdaGrad-accumulator": lambda g: AdaGrad(g, 0.3, initialAccumulatorValue=0.5),
 }
 Problem = tuple[Any, Any, Any]
 
@@ -110,8 +127,39 @@ def test_constructorsHaveTensorFlowJavasDefaults(graph: Graph) -> None:
     assert repr(Momentum(graph)) == "Momentum(learningRate=0.01, momentum=0.0, useNesterov=False)"
     assert repr(Adam(graph)) == ("Adam(learningRate=0.001, betaOne=0.9, betaTwo=0.999, "
                                  "epsilon=1e-08)")
-    assert [o.getOptimizerName() for o in (GradientDescent(graph), Momentum(graph),
-                                            Adam(graph))] == ["GradientDescent", "Momentum", "Adam"]
+    assert repr(RMSProp(graph)) == ("RMSProp(learningRate=0.001, decay=0.9, momentum=0.0, "
+                                    "epsilon=1e-10, centered=False)")
+    assert repr(AdaGrad(graph)) == "AdaGrad(learningRate=0.001, initialAccumulatorValue=0.01)"
+    assert [o.getOptimizerName() for o in (GradientDescent(graph), Momentum(graph), Adam(graph),
+                                            RMSProp(graph), AdaGrad(graph))] == [
+        "GradientDescent", "Momentum", "Adam", "RMSProp", "Adagrad"]
+
+
+@pytest.mark.parametrize(
+    ("make", "slots"),
+    [(lambda g: RMSProp(g), {"rms": 1.0, "momentum": 0.0}),
+     (lambda g: RMSProp(g, centered=True), {"rms": 1.0, "momentum": 0.0, "mg": 0.0}),
+     (lambda g: AdaGrad(g), {"accumulator": 0.01}),
+     (lambda g: AdaGrad(g, initialAccumulatorValue=0.5), {"accumulator": 0.5})],
+    ids=["RMSProp", "RMSProp-centered", "AdaGrad", "AdaGrad-accumulator"],
+)
+def test_slotsStartAtTheirInitialValues(
+    tf: Ops, graph: Graph, session: Session, make: Callable[[Graph], Optimizer],
+    slots: dict[str, float],
+) -> None:
+    loss, w, b = quadratic(tf, np.float64)
+    optimizer = make(graph)
+    optimizer.minimize(loss)
+    session.initialize()
+    for var in (w, b):
+        for slot, value in slots.items():
+            found = optimizer.getSlot(var, slot)
+            assert found is not None and found.op().name() == f"{var.op().name()}-{slot}"
+            got = fetch(session, found)[0]
+            assert got.dtype == np.float64
+            np.testing.assert_array_equal(got, np.full(var.asOutput().shape().asArray() or (),
+                                                       value))
+    assert optimizer.getSlot(w, "mg") is None or "mg" in slots
 
 
 def test_slotsAreNamedAfterTheVariableAndRegisteredAsInitializers(tf: Ops, graph: Graph) -> None:
@@ -241,8 +289,12 @@ def test_aLearningRateOperandMustBeAFloatScalarOfTheGraph(tf: Ops, graph: Graph)
     [(lambda g: Momentum(g, momentum="0.9"), "momentum"),
      (lambda g: Momentum(g, useNesterov=1), "useNesterov"),
      (lambda g: Adam(g, betaOne=None), "betaOne"),
-     (lambda g: Adam(g, epsilon=True), "epsilon")],
-    ids=["momentum", "useNesterov", "betaOne", "epsilon"],
+     (lambda g: Adam(g, epsilon=True), "epsilon"),
+     (lambda g: RMSProp(g, decay="0.9"), "decay"),
+     (lambda g: RMSProp(g, centered="yes"), "centered"),
+     (lambda g: AdaGrad(g, initialAccumulatorValue=[0.1]), "initialAccumulatorValue")],
+    ids=["momentum", "useNesterov", "betaOne", "epsilon", "decay", "centered",
+         "initialAccumulatorValue"],
 )
 def test_aHyperparameterOfTheWrongTypeRaisesTypeError(
     graph: Graph, make: Callable[[Graph], Any], what: str
@@ -265,6 +317,11 @@ def test_aGradientOfTheWrongShapeRaisesValueErrorAndBuildsNothing(
         assert optimizer.getBetaPowers() is None
     # the optimizer still works: nothing half-built stays in it
     optimizer.applyGradients([(good, w)])
+
+
+def test_aNegativeInitialAccumulatorRaisesValueError(graph: Graph) -> None:
+    assertRejected(graph, lambda: AdaGrad(graph, initialAccumulatorValue=-0.1), ValueError,
+                   "initialAccumulatorValue must be non-negative")
 
 
 def test_aGradientOfAnotherDataTypeRaisesTypeError(tf: Ops, graph: Graph) -> None:

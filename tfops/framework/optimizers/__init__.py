@@ -5,9 +5,12 @@
 ops, so that each step equals TensorFlow 1's optimizer of the same name.
 """
 
+from tfops.framework.optimizers._adagrad import AdaGrad
 from tfops.framework.optimizers._adam import Adam
 from tfops.framework.optimizers._base import GradAndVar, Optimizer
 from tfops.framework.optimizers._gradient_descent import GradientDescent
 from tfops.framework.optimizers._momentum import Momentum
+from tfops.framework.optimizers._rmsprop import RMSProp
 
-__all__ = ["Adam", "GradAndVar", "GradientDescent", "Momentum", "Optimizer"]
+__all__ = ["AdaGrad", "Adam", "GradAndVar", "GradientDescent", "Momentum", "Optimizer",
+           "RMSProp"]
