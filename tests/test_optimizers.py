@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 from opchecks import assertRejected
 
-from tfops import Graph, Ops, Session
+from tfops import Graph, Ops, Session, Shape
 from tfops.framework.optimizers import (
     AdaGrad,
     Adam,
@@ -354,3 +354,33 @@ def test_anInvalidNameRaisesValueError(tf: Ops, graph: Graph) -> None:
     loss, _, _ = quadratic(tf, np.float32)
     assertRejected(graph, lambda: Adam(graph).minimize(loss, name="a b"), ValueError)
     assertRejected(graph, lambda: Adam(graph, name="-x"), ValueError)
+
+
+def test_aVariableOfUnknownShapeRaisesValueErrorAndMinimizeBuildsNothing(
+    tf: Ops, graph: Graph
+) -> None:
+    v = Variable.create(tf.withName("v").scope(), Shape.of(-1), TFloat32)
+    loss = tf.sum(tf.math.square(v), 0)
+    adam = Adam(graph)
+    assertRejected(graph, lambda: adam.minimize(loss), ValueError, "'v:0'", "fully known shape")
+    assert adam.getSlot(v, "m") is None and adam.getBetaPowers() is None
+
+
+@backends
+def test_variablesOfTwoDataTypesAreUpdatedInTheirOwnType(backend: str) -> None:
+    graph = Graph()
+    tf = Ops.create(graph)
+    w32 = tf.variable(np.array([1.0, -1.0], np.float32))
+    w64 = tf.variable(np.array([2.0]))
+    loss = tf.sum(tf.math.square(w64), 0) + tf.dtypes.cast(tf.sum(tf.math.square(w32), 0),
+                                                            TFloat64)
+    adam = Adam(graph, 0.1)
+    step = adam.minimize(loss)
+    with Session(graph, backend=backend) as session:
+        session.initialize()
+        session.run(step)
+        a, b = fetch(session, w32, w64)
+    # Adam's first step moves each element by about the learning rate, against the gradient
+    assert (a.dtype, b.dtype) == (np.float32, np.float64)
+    np.testing.assert_allclose(a, [0.9, -0.9], rtol=1e-5)
+    np.testing.assert_allclose(b, [1.9], rtol=1e-6)
