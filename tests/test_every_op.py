@@ -126,6 +126,15 @@ SAMPLES: dict[str, Callable[[Any], Any]] = {
     "ApplyAdam": lambda tf: tf.train.applyAdam(
         initialized(tf), initialized(tf), initialized(tf), c(tf, 0.9), c(tf, 0.999), c(tf, 0.1),
         c(tf, 0.9), c(tf, 0.999), c(tf, 1e-8), c(tf, F)),
+    "ApplyAdagrad": lambda tf: tf.train.applyAdagrad(
+        initialized(tf), initialized(tf), c(tf, 0.1), c(tf, F)),
+    "ApplyRMSProp": lambda tf: tf.train.applyRMSProp(
+        initialized(tf), initialized(tf), initialized(tf), c(tf, 0.1), c(tf, 0.9), c(tf, 0.0),
+        c(tf, 1e-10), c(tf, F)),
+    "ApplyCenteredRMSProp": lambda tf: tf.train.applyCenteredRMSProp(  # mg = 0: ms - mg^2 > 0
+        initialized(tf), tf.variable(c(tf, [0.0, 0.0])), initialized(tf), initialized(tf),
+        c(tf, 0.1),
+        c(tf, 0.9), c(tf, 0.0), c(tf, 1e-10), c(tf, F)),
     # nn: convolution, pooling, normalization, activations, top-k
     # nnrest: batch and local response normalization ([2, 1, 1, 2] images, NHWC)
     "FusedBatchNormV3": lambda tf: tf.nn.fusedBatchNorm(

@@ -223,7 +223,14 @@ from tfops.op.random import (
     StatelessTruncatedNormal,
     TruncatedNormal,
 )
-from tfops.op.train import ApplyAdam, ApplyGradientDescent, ApplyMomentum
+from tfops.op.train import (
+    ApplyAdagrad,
+    ApplyAdam,
+    ApplyCenteredRMSProp,
+    ApplyGradientDescent,
+    ApplyMomentum,
+    ApplyRMSProp,
+)
 from tfops.operation import Operation
 from tfops.output import Operand
 from tfops.types import (
@@ -3197,6 +3204,136 @@ class TrainOps:
             *options,
             useLocking=useLocking,
             useNesterov=useNesterov,
+        )
+
+    def applyAdagrad(
+        self,
+        var: Operand[TF] | TensorValue,
+        accum: Operand[TF] | TensorValue,
+        lr: Operand[TF] | TensorValue,
+        grad: Operand[TF] | TensorValue,
+        *options: ApplyAdagrad.Options,
+        useLocking: bool | None = None,
+        updateSlots: bool | None = None,
+    ) -> ApplyAdagrad[TF]:
+        """Update '*var' according to the adagrad scheme.
+
+        Args:
+            var: the variable to update.
+            accum: the sum of squared gradients (a variable).
+            lr: scaling factor (the learning rate), a scalar.
+            grad: the gradient.
+            options: carries optional attribute values (``ApplyAdagrad.useLocking(...)``,
+                ``ApplyAdagrad.updateSlots(...)``).
+            useLocking: kept for TensorFlow compatibility: updates always hold the session's lock
+                (the same as the option).
+            updateSlots: if false, the accumulator is not updated (the same as the option).
+
+        Returns:
+            a new instance of ApplyAdagrad.
+        """
+        return ApplyAdagrad.create(
+            self._scope,
+            var,
+            accum,
+            lr,
+            grad,
+            *options,
+            useLocking=useLocking,
+            updateSlots=updateSlots,
+        )
+
+    def applyRMSProp(
+        self,
+        var: Operand[TF] | TensorValue,
+        ms: Operand[TF] | TensorValue,
+        mom: Operand[TF] | TensorValue,
+        lr: Operand[TF] | TensorValue,
+        rho: Operand[TF] | TensorValue,
+        momentum: Operand[TF] | TensorValue,
+        epsilon: Operand[TF] | TensorValue,
+        grad: Operand[TF] | TensorValue,
+        *options: ApplyRMSProp.Options,
+        useLocking: bool | None = None,
+    ) -> ApplyRMSProp[TF]:
+        """Update '*var' according to the RMSProp algorithm.
+
+        Args:
+            var: the variable to update.
+            ms: the mean square of the gradients (a variable).
+            mom: the momentum (a variable).
+            lr: scaling factor (the learning rate), a scalar.
+            rho: decay rate, a scalar.
+            momentum: momentum scale, a scalar.
+            epsilon: ridge term, a scalar.
+            grad: the gradient.
+            options: carries optional attribute values (``ApplyRMSProp.useLocking(...)``).
+            useLocking: kept for TensorFlow compatibility: updates always hold the session's lock
+                (the same as the option).
+
+        Returns:
+            a new instance of ApplyRMSProp.
+        """
+        return ApplyRMSProp.create(
+            self._scope,
+            var,
+            ms,
+            mom,
+            lr,
+            rho,
+            momentum,
+            epsilon,
+            grad,
+            *options,
+            useLocking=useLocking,
+        )
+
+    def applyCenteredRMSProp(
+        self,
+        var: Operand[TF] | TensorValue,
+        mg: Operand[TF] | TensorValue,
+        ms: Operand[TF] | TensorValue,
+        mom: Operand[TF] | TensorValue,
+        lr: Operand[TF] | TensorValue,
+        rho: Operand[TF] | TensorValue,
+        momentum: Operand[TF] | TensorValue,
+        epsilon: Operand[TF] | TensorValue,
+        grad: Operand[TF] | TensorValue,
+        *options: ApplyCenteredRMSProp.Options,
+        useLocking: bool | None = None,
+    ) -> ApplyCenteredRMSProp[TF]:
+        """Update '*var' according to the centered RMSProp algorithm.
+
+        Args:
+            var: the variable to update.
+            mg: the mean of the gradients (a variable).
+            ms: the mean square of the gradients (a variable).
+            mom: the momentum (a variable).
+            lr: scaling factor (the learning rate), a scalar.
+            rho: decay rate, a scalar.
+            momentum: momentum scale, a scalar.
+            epsilon: ridge term, a scalar.
+            grad: the gradient.
+            options: carries optional attribute values (``ApplyCenteredRMSProp.useLocking(...)``).
+            useLocking: kept for TensorFlow compatibility: updates always hold the session's lock
+                (the same as the option).
+
+        Returns:
+            a new instance of ApplyCenteredRMSProp.
+        """
+        return ApplyCenteredRMSProp.create(
+            self._scope,
+            var,
+            mg,
+            ms,
+            mom,
+            lr,
+            rho,
+            momentum,
+            epsilon,
+            grad,
+            *options,
+            useLocking=useLocking,
         )
 
 

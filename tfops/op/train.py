@@ -2,7 +2,8 @@
 # Do not edit: change the spec and run the generator again.
 """The train ops.
 
-ApplyGradientDescent, ApplyMomentum, ApplyAdam.
+ApplyGradientDescent, ApplyMomentum, ApplyAdam, ApplyAdagrad, ApplyRMSProp,
+ApplyCenteredRMSProp.
 
 Each class wraps one operation type; ``create`` adds a new operation to a scope's graph.
 The examples assume ``import numpy as np``, ``from tfops import Graph, Ops, Session,
@@ -29,6 +30,9 @@ __all__ = [
     "ApplyGradientDescent",
     "ApplyMomentum",
     "ApplyAdam",
+    "ApplyAdagrad",
+    "ApplyRMSProp",
+    "ApplyCenteredRMSProp",
 ]
 
 
@@ -317,6 +321,299 @@ class ApplyAdam(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
             this Options instance.
         """
         return ApplyAdam.Options(useNesterov=useNesterov)
+
+    def out(self) -> Output[TF_co]:
+        """Returns the variable's new value."""
+        return self._out
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._out
+
+
+@final
+class ApplyAdagrad(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
+    """Update '*var' according to the adagrad scheme.
+
+    accum += grad * grad; var -= lr * grad * (1 / sqrt(accum)). With ``updateSlots(False)``
+    the accumulator is left as it is.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> w = tf.variable(tf.constant([1.0])); a = tf.variable(tf.constant([0.0]))
+        >>> step = tf.train.applyAdagrad(w, a, 0.5, tf.constant([2.0]))
+        >>> s = Session(g); s.initialize()
+        >>> s.runner().fetch(step).run()[0].tolist()
+        [0.5]
+    """
+
+    OP_NAME: Final = "ApplyAdagrad"
+
+    __slots__ = ("_out",)
+
+    @frozen
+    class Options:
+        """Optional attributes for :class:`ApplyAdagrad`."""
+
+        useLocking: bool | None = None
+        updateSlots: bool | None = None
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._out = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        var: Operand[TF] | TensorValue,
+        accum: Operand[TF] | TensorValue,
+        lr: Operand[TF] | TensorValue,
+        grad: Operand[TF] | TensorValue,
+        *options: ApplyAdagrad.Options,
+        useLocking: bool | None = None,
+        updateSlots: bool | None = None,
+    ) -> ApplyAdagrad[TF]:
+        """Factory method to create a class wrapping a new ApplyAdagrad operation.
+
+        Args:
+            scope: current scope.
+            var: the variable to update.
+            accum: the sum of squared gradients (a variable).
+            lr: scaling factor (the learning rate), a scalar.
+            grad: the gradient.
+            options: carries optional attribute values (``ApplyAdagrad.useLocking(...)``,
+                ``ApplyAdagrad.updateSlots(...)``).
+            useLocking: kept for TensorFlow compatibility: updates always hold the session's lock
+                (the same as the option).
+            updateSlots: if false, the accumulator is not updated (the same as the option).
+
+        Returns:
+            a new instance of ApplyAdagrad.
+        """
+        operation = build(
+            scope,
+            "ApplyAdagrad",
+            (var, accum, lr, grad),
+            {"use_locking": useLocking, "update_slots": updateSlots},
+            options,
+        )
+        return ApplyAdagrad(operation)
+
+    @staticmethod
+    def useLocking(useLocking: bool) -> ApplyAdagrad.Options:
+        """Sets the ``useLocking`` option.
+
+        Args:
+            useLocking: kept for TensorFlow compatibility: updates always hold the session's lock.
+
+        Returns:
+            this Options instance.
+        """
+        return ApplyAdagrad.Options(useLocking=useLocking)
+
+    @staticmethod
+    def updateSlots(updateSlots: bool) -> ApplyAdagrad.Options:
+        """Sets the ``updateSlots`` option.
+
+        Args:
+            updateSlots: if false, the accumulator is not updated.
+
+        Returns:
+            this Options instance.
+        """
+        return ApplyAdagrad.Options(updateSlots=updateSlots)
+
+    def out(self) -> Output[TF_co]:
+        """Returns the variable's new value."""
+        return self._out
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._out
+
+
+@final
+class ApplyRMSProp(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
+    """Update '*var' according to the RMSProp algorithm.
+
+    ms = rho * ms + (1 - rho) * grad * grad; mom = momentum * mom + lr * grad / sqrt(ms +
+    epsilon); var -= mom. (Computed as TensorFlow does: ms += (grad * grad - ms) * (1 -
+    rho).)
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> w, ms, mom = (tf.variable(tf.constant([x])) for x in (1.0, 4.0, 0.0))
+        >>> step = tf.train.applyRMSProp(w, ms, mom, 0.5, 0.75, 0.0, 0.0, tf.constant([2.0]))
+        >>> s = Session(g); s.initialize()
+        >>> s.runner().fetch(step).run()[0].tolist()
+        [0.5]
+    """
+
+    OP_NAME: Final = "ApplyRMSProp"
+
+    __slots__ = ("_out",)
+
+    @frozen
+    class Options:
+        """Optional attributes for :class:`ApplyRMSProp`."""
+
+        useLocking: bool | None = None
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._out = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        var: Operand[TF] | TensorValue,
+        ms: Operand[TF] | TensorValue,
+        mom: Operand[TF] | TensorValue,
+        lr: Operand[TF] | TensorValue,
+        rho: Operand[TF] | TensorValue,
+        momentum: Operand[TF] | TensorValue,
+        epsilon: Operand[TF] | TensorValue,
+        grad: Operand[TF] | TensorValue,
+        *options: ApplyRMSProp.Options,
+        useLocking: bool | None = None,
+    ) -> ApplyRMSProp[TF]:
+        """Factory method to create a class wrapping a new ApplyRMSProp operation.
+
+        Args:
+            scope: current scope.
+            var: the variable to update.
+            ms: the mean square of the gradients (a variable).
+            mom: the momentum (a variable).
+            lr: scaling factor (the learning rate), a scalar.
+            rho: decay rate, a scalar.
+            momentum: momentum scale, a scalar.
+            epsilon: ridge term, a scalar.
+            grad: the gradient.
+            options: carries optional attribute values (``ApplyRMSProp.useLocking(...)``).
+            useLocking: kept for TensorFlow compatibility: updates always hold the session's lock
+                (the same as the option).
+
+        Returns:
+            a new instance of ApplyRMSProp.
+        """
+        operation = build(
+            scope,
+            "ApplyRMSProp",
+            (var, ms, mom, lr, rho, momentum, epsilon, grad),
+            {"use_locking": useLocking},
+            options,
+        )
+        return ApplyRMSProp(operation)
+
+    @staticmethod
+    def useLocking(useLocking: bool) -> ApplyRMSProp.Options:
+        """Sets the ``useLocking`` option.
+
+        Args:
+            useLocking: kept for TensorFlow compatibility: updates always hold the session's lock.
+
+        Returns:
+            this Options instance.
+        """
+        return ApplyRMSProp.Options(useLocking=useLocking)
+
+    def out(self) -> Output[TF_co]:
+        """Returns the variable's new value."""
+        return self._out
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._out
+
+
+@final
+class ApplyCenteredRMSProp(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
+    """Update '*var' according to the centered RMSProp algorithm.
+
+    The centered version normalizes by an estimate of the variance of the gradients rather
+    than their mean square: mg = rho * mg + (1 - rho) * grad; ms = rho * ms + (1 - rho) *
+    grad * grad; mom = momentum * mom + lr * grad / sqrt(ms - mg * mg + epsilon); var -=
+    mom.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> w, mg, ms, mom = (tf.variable(tf.constant([x])) for x in (1.0, 0.0, 6.0, 0.0))
+        >>> step = tf.train.applyCenteredRMSProp(w, mg, ms, mom, 0.5, 0.5, 0.0, 0.0,
+        ...                                      tf.constant([2.0]))
+        >>> s = Session(g); s.initialize()
+        >>> s.runner().fetch(step).run()[0].tolist()
+        [0.5]
+    """
+
+    OP_NAME: Final = "ApplyCenteredRMSProp"
+
+    __slots__ = ("_out",)
+
+    @frozen
+    class Options:
+        """Optional attributes for :class:`ApplyCenteredRMSProp`."""
+
+        useLocking: bool | None = None
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._out = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        var: Operand[TF] | TensorValue,
+        mg: Operand[TF] | TensorValue,
+        ms: Operand[TF] | TensorValue,
+        mom: Operand[TF] | TensorValue,
+        lr: Operand[TF] | TensorValue,
+        rho: Operand[TF] | TensorValue,
+        momentum: Operand[TF] | TensorValue,
+        epsilon: Operand[TF] | TensorValue,
+        grad: Operand[TF] | TensorValue,
+        *options: ApplyCenteredRMSProp.Options,
+        useLocking: bool | None = None,
+    ) -> ApplyCenteredRMSProp[TF]:
+        """Factory method to create a class wrapping a new ApplyCenteredRMSProp operation.
+
+        Args:
+            scope: current scope.
+            var: the variable to update.
+            mg: the mean of the gradients (a variable).
+            ms: the mean square of the gradients (a variable).
+            mom: the momentum (a variable).
+            lr: scaling factor (the learning rate), a scalar.
+            rho: decay rate, a scalar.
+            momentum: momentum scale, a scalar.
+            epsilon: ridge term, a scalar.
+            grad: the gradient.
+            options: carries optional attribute values (``ApplyCenteredRMSProp.useLocking(...)``).
+            useLocking: kept for TensorFlow compatibility: updates always hold the session's lock
+                (the same as the option).
+
+        Returns:
+            a new instance of ApplyCenteredRMSProp.
+        """
+        operation = build(
+            scope,
+            "ApplyCenteredRMSProp",
+            (var, mg, ms, mom, lr, rho, momentum, epsilon, grad),
+            {"use_locking": useLocking},
+            options,
+        )
+        return ApplyCenteredRMSProp(operation)
+
+    @staticmethod
+    def useLocking(useLocking: bool) -> ApplyCenteredRMSProp.Options:
+        """Sets the ``useLocking`` option.
+
+        Args:
+            useLocking: kept for TensorFlow compatibility: updates always hold the session's lock.
+
+        Returns:
+            this Options instance.
+        """
+        return ApplyCenteredRMSProp.Options(useLocking=useLocking)
 
     def out(self) -> Output[TF_co]:
         """Returns the variable's new value."""

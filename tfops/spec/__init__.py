@@ -41,6 +41,7 @@ from tfops.spec import (
     random_more,
     shapes,
     state,
+    train_more,
 )
 
 __all__ = [
@@ -83,6 +84,7 @@ __all__ = [
     "random_more",
     "shapes",
     "state",
+    "train_more",
 ]
 
 _BUILTIN = tuple(registeredOps())

@@ -38,6 +38,7 @@ from tfops.backend.numpy.kernels import (
     random_more,
     shapes,
     state,
+    train_more,
 )
 
 __all__ = [
@@ -77,4 +78,5 @@ __all__ = [
     "random_more",
     "shapes",
     "state",
+    "train_more",
 ]

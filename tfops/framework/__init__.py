@@ -1,0 +1,5 @@
+"""TensorFlow Java's training framework (``org.tensorflow.framework``) over tfops graphs.
+
+``tfops.framework.optimizers``: gradient optimizers whose ``minimize(loss)`` builds the
+training step.
+"""
