@@ -43,9 +43,9 @@ def variableWithInit(scope: Scope, init: Operand[T] | TensorValue) -> Variable[T
                 f"a variable's initial value needs a fully known shape, '{out.name()}' has "
                 f"shape {out.shape()}"
             )
-        init = scope.withInitScope()
-        variable = Variable.create(init, out.shape(), out.dataType())
-        Assign.create(init._atPrefix(scope.prefix()), variable, value)
+        initScope = scope.withInitScope()
+        variable = Variable.create(initScope, out.shape(), out.dataType())
+        Assign.create(initScope._atPrefix(scope.prefix()), variable, value)
         return variable
 
 
