@@ -151,7 +151,7 @@ def test_fetchesAreCopiesAndReadsFlowIntoComputations(tf: Ops, session: Session)
 def test_valueCanBeFedLikeAnyOutput(tf: Ops, session: Session) -> None:
     v = tf.variable(tf.constant([1.0, 2.0]))
     y = tf.math.mul(v, tf.constant(2.0))
-    # no initialization: the feed replaces the variable's read
+    # the feed replaces the variable's read (the session initialized it, to no effect here)
     result = session.runner().feed(v, np.array([5.0, 6.0], np.float32)).fetch(y).run()[0]
     np.testing.assert_array_equal(result, [10.0, 12.0])
 
