@@ -63,7 +63,7 @@ class Scope:
         ['add', 'add_1', 'child/add']
     """
 
-    __slots__ = ("_env", "_names", "_prefix", "_opName", "_controls", "_device")
+    __slots__ = ("_env", "_names", "_prefix", "_opName", "_controls", "_device", "_isInit")
 
     def __init__(self, env: ExecutionEnvironment) -> None:
         nameRegistry = getattr(env, "nameRegistry", None)
@@ -79,6 +79,7 @@ class Scope:
         self._opName: str | None = None
         self._controls: tuple[Operation, ...] = ()
         self._device = ""
+        self._isInit = False
 
     def _copy(self, **changes: object) -> Scope:
         new = object.__new__(Scope)
@@ -118,6 +119,8 @@ class Scope:
 
         As in TensorFlow Java, the given controls replace this scope's control dependencies.
         Each must be an operation of this scope's environment (anything whose ``op()`` is one).
+        Initializers are left out (a session runs them once, before the runs that follow); in
+        an init scope (:meth:`withInitScope`) every control must be an initializer.
         """
         if isinstance(controls, (str, bytes)) or not isinstance(controls, Iterable):
             raise self._names.typeError(
@@ -137,9 +140,30 @@ class Scope:
                 raise self._names.valueError(
                     f"control dependency '{op.name()}' belongs to another graph than the scope's"
                 )
-            if op not in ops:
+            isInitializer = self._isInitializer(op)
+            if self._isInit and not isInitializer:
+                raise self._names.valueError(
+                    f"control dependency '{op.name()}' is not an initializer: ops built in an "
+                    "init scope run when a session initializes, and can only wait for other "
+                    "initializers; build it through withInitScope() too, or leave it out"
+                )
+            if (self._isInit or not isInitializer) and op not in ops:
                 ops.append(op)
         return self._copy(_controls=tuple(ops))
+
+    def withInitScope(self) -> Scope:
+        """Returns a scope whose ops are the environment's initializers (TF Java's init scope).
+
+        A :class:`~tfops.Session` runs the graph's initializers once, before its first run that
+        follows their creation (``Session(graph, autoInit=False)``: ``session.initialize()``
+        does). The returned scope has no control dependencies; as a control dependency of an
+        op outside an init scope, an initializer is left out.
+        """
+        return self._copy(_controls=(), _isInit=True)
+
+    def isInit(self) -> bool:
+        """Whether the ops of this scope are initializers (:meth:`withInitScope`)."""
+        return self._isInit
 
     def withDevice(self, deviceSpec: str) -> Scope:
         """Returns a scope whose ops are placed on ``deviceSpec`` (e.g. ``"/device:CPU:0"``).
@@ -179,6 +203,11 @@ class Scope:
         """The sub-scope path that new op names start with ("" at the root)."""
         return self._prefix
 
+    def _isInitializer(self, op: Operation) -> bool:
+        # optional in the protocol: an environment without initializers has none
+        isInitializer = getattr(self._env, "isInitializer", None)
+        return bool(isInitializer(op)) if callable(isInitializer) else False
+
     def _qualify(self, name: str) -> str:
         return f"{self._prefix}/{name}" if self._prefix else name
 
@@ -187,4 +216,7 @@ class Scope:
         return self._copy(_prefix=prefix, _opName=None)
 
     def __repr__(self) -> str:
-        return f"Scope(prefix={self._prefix!r}, name={self._opName!r}, device={self._device!r})"
+        init = ", init=True" if self._isInit else ""
+        return (
+            f"Scope(prefix={self._prefix!r}, name={self._opName!r}, device={self._device!r}{init})"
+        )

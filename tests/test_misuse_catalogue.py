@@ -42,7 +42,7 @@ from tfops.errors import (
     ResourceExhaustedError,
 )
 from tfops.op import InputDef, OpDef, OutputDef, lookupOp, registerOp
-from tfops.op.core import Gradients, Max, Placeholder, Sum
+from tfops.op.core import Gradients, Max, Placeholder, Sum, Variable
 from tfops.types import TFloat32, TFloat64, TInt32, TUint8
 
 ROOT: Final = Path(__file__).resolve().parents[1]
@@ -475,7 +475,8 @@ def _feedOfAValueThatIsNotArrayLike(w: World) -> None:
 
 
 def _variableReadBeforeInitialization(w: World) -> None:
-    v = w.blame(w.tf.withName("v").variable(w.tf.constant([1.0])))
+    # a variable without an initializer (tf.variable(init)'s is run by the session itself)
+    v = w.blame(Variable.create(w.tf.withName("v").scope(), TShape.of(1), TFloat32))
     w.misuse(lambda: Session(w.graph).runner().fetch(v).run())
 
 

@@ -42,7 +42,8 @@ class OperationBuilder:
         ('x', 'float32')
     """
 
-    __slots__ = ("_graph", "_type", "_name", "_inputs", "_inputGroups", "_controls", "_attrs",
+    __slots__ = ("_graph", "_type", "_name", "_inputs", "_inputGroups", "_controls", "_init",
+                 "_attrs",
                  "_device", "_site", "_reserved", "_trusted")
 
     def __init__(
@@ -64,7 +65,8 @@ class OperationBuilder:
         self._name = name
         self._inputs: list[Output[TType]] = []
         self._inputGroups: list[int | None] = []  # None: a single input; n: a list of n
-        self._controls: list[Operation] = list(scope.controlDependencies())
+        self._controls: list[Operation] = _controlsOf(graph, scope)
+        self._init = scope.isInit()
         self._attrs: dict[str, Any] = {}
         self._device = scope.device()
         self._site = userSite()
@@ -92,7 +94,8 @@ class OperationBuilder:
         builder._name = name
         builder._inputs = inputs
         builder._inputGroups = groups
-        builder._controls = list(scope._controls)
+        builder._controls = _controlsOf(graph, scope) if scope._controls else []
+        builder._init = scope._isInit
         builder._attrs = attrs
         builder._device = scope._device
         builder._site = site
@@ -191,6 +194,8 @@ class OperationBuilder:
             self._site,
         )
         graph._add(op, self._trusted)
+        if self._init:
+            graph.addInitializer(op)
         return op
 
     def _giveBackName(self) -> None:
@@ -455,3 +460,11 @@ def _signature(opdef: OpDef) -> _Signature:
     if found is None:
         found = _SIGNATURES[opdef.type] = _Signature(opdef)
     return found
+
+
+def _controlsOf(graph: Graph, scope: Scope) -> list[Operation]:
+    """The scope's control dependencies that a new op gets: outside an init scope, not the
+    initializers (a session runs those once, not before each run; as TF Java's ``OpScope``)."""
+    if scope._isInit:
+        return list(scope._controls)
+    return [c for c in scope._controls if c not in graph._initializers]

@@ -17,6 +17,13 @@ from tfops.types import TType
 __all__ = ["Graph", "Operation", "userSite"]
 
 
+def _runsAlone(op: Operation) -> bool:
+    """Whether running ``op`` by itself initializes something: not a variable (an op without
+    inputs whose output references its state), which an assign writes and running alone reads."""
+    outputs = op._opdef.outputs
+    return not (outputs and outputs[0].isRef and not op._inputs)
+
+
 class _Transaction:
     """The context of :meth:`Graph._transaction` (a class: cheaper than a generator)."""
 
@@ -86,7 +93,9 @@ class Graph:
         # the construction call, given to every op the call creates (converted constants,
         # gradient ops)
         self._txSite = ""
-        self._initializers: list[Operation] = []
+        self._initializers: dict[Operation, None] = {}  # in the order they were added
+        # changes whenever the initializers do: a session compares it to see new ones cheaply
+        self._initVersion = 0
         self._baseScope = Scope(self)
 
     # -- ExecutionEnvironment -------------------------------------------------------------
@@ -128,15 +137,30 @@ class Graph:
             return iter(list(self._opList))
 
     def addInitializer(self, op: Operation) -> None:
-        """Registers ``op`` (e.g. a variable's ``Assign``) to run at ``session.initialize()``."""
+        """Registers ``op`` as an initializer: a session runs it once, before its first run
+        after it was added (what building ``op`` through ``scope.withInitScope()`` does)."""
         with self._lock:
             if op.graph() is not self:
-                raise IllegalArgumentError(f"initializer '{op.name()}' is from another graph")
-            self._initializers.append(op)
+                raise IllegalArgumentError(
+                    f"initializer '{op.name()}' is from another graph; register an op of this "
+                    "graph"
+                )
+            if op not in self._initializers:
+                self._initializers[op] = None
+                self._initVersion += 1
 
     def initializers(self) -> list[Operation]:
         """The registered initializers, in the order they were added."""
-        return list(self._initializers)
+        with self._lock:
+            return list(self._initializers)
+
+    def _initTargets(self, initializers: Sequence[Operation]) -> list[Operation]:
+        """The ops to run to run ``initializers``: all but the variables among them."""
+        return [op for op in initializers if _runsAlone(op)]
+
+    def isInitializer(self, op: Operation) -> bool:
+        """Whether ``op`` is a registered initializer."""
+        return op in self._initializers
 
     def size(self) -> int:
         """Returns the number of operations."""
@@ -279,7 +303,9 @@ class Graph:
                     del source._consumers[op]
 
     def _removeSince(self, mark: int) -> None:
-        self._initializers = [op for op in self._initializers if op._id < mark]
+        if any(op._id >= mark for op in self._initializers):
+            self._initializers = {op: None for op in self._initializers if op._id < mark}
+            self._initVersion += 1
         while len(self._opList) > mark:
             op = self._opList.pop()
             del self._byName[op._name]

@@ -3752,6 +3752,17 @@ class Ops:
         """
         return Ops(self._scope.withDevice(deviceSpec))
 
+    def withInitScope(self) -> Ops:
+        """Returns an API whose operations are the graph's initializers.
+
+        A session runs initializers once, before its first run after they were added (TF
+        Java's ``Ops.withInitScope()``); the returned API has no control dependencies.
+
+        Returns:
+            a new ``Ops`` building initializers.
+        """
+        return Ops(self._scope.withInitScope())
+
     def fill(
         self, dims: Operand[TIntegral] | TensorValue, value: Operand[T] | TensorValue
     ) -> Fill[T]:
@@ -5094,8 +5105,9 @@ class Ops:
     def variable(self, init: Operand[TType] | TensorValue) -> Variable[TType]:
         """Creates a variable initialized to ``init`` (Java's ``Ops.variable(init)``).
 
-        The initializer is registered with the graph; run it with ``session.initialize()`` or
-        ``session.run(tf.init())``. The variable has the data type a constant of ``init`` has.
+        The variable and its initializer are built in the init scope: a session runs the
+        initializer before its next run (``Session(graph, autoInit=False)``: at
+        ``session.initialize()``). The variable has the data type a constant of ``init`` has.
 
         Args:
             init: the initial value; its shape and data type are the variable's.
@@ -5107,6 +5119,8 @@ class Ops:
 
     def init(self) -> NoOp:
         """Returns an op that runs every initializer registered so far (``tf.init()``).
+
+        A session initializes by itself; running this op runs the initializers again.
 
         Returns:
             a new instance of NoOp.

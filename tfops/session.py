@@ -16,6 +16,7 @@ import numpy as np
 from scope import HasOp
 from tfops.backend import Backend, Request, SessionConfig, resolveBackend
 from tfops.backend.base import DEFAULT_MEMORY_LIMIT
+from tfops.backend.requests import neededOps
 from tfops.errors import (
     DataTypeError,
     IllegalArgumentError,
@@ -56,6 +57,12 @@ class Session:
         allowSoftPlacement: an op placed with ``withDevice`` on a device the backend does not
             have runs on another one; without it, compiling a request that needs the op raises
             ``InvalidArgumentError`` naming the op and the device.
+        autoInit: run the graph's initializers that have not run in this session (those of
+            ``tf.variable(init)`` and every op built through ``withInitScope()``) before a run,
+            as TensorFlow Java does; initializers added after the session was created run
+            before the next run. With ``autoInit=False`` a run while some have not run raises
+            ``IllegalStateError``, unless the run itself runs them all (``tf.init()``): call
+            :meth:`initialize` first.
 
     Example:
         >>> g = Graph(); tf = Ops.create(g)
@@ -74,6 +81,7 @@ class Session:
         checkNumerics: bool = False,
         memoryLimit: int | None = None,
         allowSoftPlacement: bool = False,
+        autoInit: bool = True,
     ) -> None:
         if not isinstance(graph, Graph):
             raise DataTypeError(
@@ -95,6 +103,12 @@ class Session:
         ] = {}
         self._lock = threading.Lock()
         self._closed = False
+        self._autoInit = bool(autoInit)
+        # the initializers that ran in this session, and the graph's initializer version they
+        # were last compared with (equal: none is left to run)
+        self._ran: set[Operation] = set()
+        self._initVersion = -1
+        self._initLock = threading.RLock()
         # the last request's key and plan: a request repeated with the same outputs compares
         # equal by identity, without hashing them
         self._last: tuple[object, Request | None] = ((), None)
@@ -109,11 +123,28 @@ class Session:
         self.runner().addTarget(target).run()
 
     def initialize(self) -> None:
-        """Runs every initializer registered in the graph (``tf.variable(init)``'s assigns)."""
-        runner = self.runner()
-        for op in self._graph.initializers():
-            runner.addTarget(op)
-        runner.run()
+        """Runs the graph's initializers that have not run in this session yet.
+
+        Initializers are ``tf.variable(init)``'s assigns and every op built through
+        ``withInitScope()``. A session with ``autoInit`` (the default) calls this before a run
+        by itself; one without needs it before its first run and after initializers are added.
+        """
+        with self._initLock:
+            self._checkOpen()
+            version = self._graph._initVersion
+            pending = self._pending()
+            if pending:
+                self._runInitializers(pending)
+            self._initVersion = version
+
+    def forceInitialize(self) -> None:
+        """Runs every initializer of the graph again, whether it ran in this session or not:
+        the variables get their initial values back (TensorFlow Java's ``forceInitialize``)."""
+        with self._initLock:
+            self._checkOpen()
+            version = self._graph._initVersion
+            self._runInitializers(self._graph.initializers())
+            self._initVersion = version
 
     def graph(self) -> Graph:
         """Returns the graph this session runs."""
@@ -145,6 +176,45 @@ class Session:
         if self._closed:
             raise IllegalStateError("the session is closed")
         self._graph._checkOpen()
+
+    def _pending(self) -> list[Operation]:
+        """The graph's initializers that have not run in this session, in the order added."""
+        return [op for op in self._graph.initializers() if op not in self._ran]
+
+    def _runInitializers(self, initializers: list[Operation]) -> None:
+        """Runs ``initializers`` in one run, then counts them as ran. A variable among them
+        is not a target: it is what an assign writes, and running it alone reads it."""
+        targets = tuple(self._graph._initTargets(initializers))
+        if targets:
+            self._plan((), (), targets).run([])
+        self._ran.update(initializers)
+
+    def _verifyInit(self, runner: Runner) -> None:
+        """Before a run (the graph's initializers changed since the last look): runs the
+        initializers that have not run (``autoInit``), or lets the run go on only if it runs
+        them all itself, else raises ``IllegalStateError``."""
+        with self._initLock:
+            version = self._graph._initVersion
+            pending = self._pending()
+            if not pending:
+                self._initVersion = version
+                return
+            if self._autoInit:
+                self._runInitializers(pending)
+                self._initVersion = version
+                return
+            executed = set(neededOps(set(runner._feeds), runner._fetches, runner._targets))
+            missing = [op for op in self._graph._initTargets(pending) if op not in executed]
+            if missing:
+                names = ", ".join(f"'{op.name()}'" for op in missing[:5])
+                more = f" and {len(missing) - 5} more" if len(missing) > 5 else ""
+                raise IllegalStateError(
+                    f"the graph has un-ran initializers ({names}{more}), but the session's "
+                    "autoInit is false: run session.initialize() before calling run(), or "
+                    "create the session with autoInit=True"
+                )
+            # the run runs every pending initializer itself (e.g. tf.init())
+            runner._initializes = pending
 
     def _plan(
         self,
@@ -180,6 +250,8 @@ class Runner:
         self._feeds: dict[Output[TType], Array] = {}
         self._fetches: list[Output[TType]] = []
         self._targets: list[Operation] = []
+        # the pending initializers this run runs itself: counted as ran once it succeeds
+        self._initializes: list[Operation] = []
 
     def feed(self, operand: FetchKey, value: object) -> Runner:
         """Feeds ``value`` in place of ``operand`` (a placeholder or any output)."""
@@ -212,12 +284,22 @@ class Runner:
         return self
 
     def run(self) -> Result:
-        """Runs the request and returns the fetched values in fetch order."""
-        self._session._checkOpen()
-        plan = self._session._plan(
-            tuple(self._feeds), tuple(self._fetches), tuple(self._targets)
-        )
-        return Result(self._fetches, plan.run(list(self._feeds.values())))
+        """Runs the request and returns the fetched values in fetch order.
+
+        Raises:
+            IllegalStateError: the session or graph is closed, or the session has
+                ``autoInit=False`` and some initializers have not run (see ``Session``).
+        """
+        session = self._session
+        session._checkOpen()
+        if session._initVersion != self._graph._initVersion:
+            session._verifyInit(self)
+        plan = session._plan(tuple(self._feeds), tuple(self._fetches), tuple(self._targets))
+        result = Result(self._fetches, plan.run(list(self._feeds.values())))
+        if self._initializes:
+            with session._initLock:
+                session._ran.update(self._initializes)
+        return result
 
     def _checkGraph(self, op: Operation) -> None:
         if op.graph() is not self._graph:

@@ -275,7 +275,8 @@ def test_concurrentUpdatesOutputDistinctIntermediateValues(
 def test_uninitializedVariableRaisesFailedPrecondition(
     tf: Ops, session: Session, row: Row
 ) -> None:
-    a = row.build(tf, tf.withName("total").variable(tf.constant(0.0)), 1.0)
+    total = Variable.create(tf.withName("total").scope(), Shape.scalar(), TFloat32)
+    a = row.build(tf, total, 1.0)
     with pytest.raises(FailedPreconditionError, match="'total'"):
         session.run(a)
 

@@ -7,9 +7,10 @@ from typing import Any
 import numpy as np
 import pytest
 
-from tfops import Graph, Ops, Session
+from tfops import Graph, Ops, Session, Shape
 from tfops.errors import FailedPreconditionError
-from tfops.types import TFloat64
+from tfops.op.core import Variable
+from tfops.types import TFloat64, TInt32
 
 
 def fetch(session: Session, operand: Any) -> np.ndarray[Any, Any]:
@@ -59,7 +60,7 @@ def test_noOpOfNoOpsRunsTheirControls(tf: Ops, session: Session) -> None:
 
 
 def test_failingControlInputFailsTheNoOp(tf: Ops, session: Session) -> None:
-    v = tf.withName("unset").variable(tf.constant(0))
+    v = Variable.create(tf.withName("unset").scope(), Shape.scalar(), TInt32)
     step = tf.withControlDependencies([tf.assignAdd(v, 1)]).noOp()
     with pytest.raises(FailedPreconditionError, match="'unset'"):
         session.run(step)

@@ -307,11 +307,10 @@ def test_concurrentGradientDescentStepsAreNotLost(tf: Ops, session: Session) -> 
 def test_uninitializedVariableRaisesFailedPrecondition(
     tf: Ops, session: Session, row: Row, which: str
 ) -> None:
-    refs = variables(tf, row, [1.0], named=True)
+    # the others initialized by the session itself; ``which`` has no initializer
+    refs = {n: Variable.create(tf.withName(n).scope(), Shape.of(1), TFloat32) if n == which
+            else tf.withName(n).variable(np.array([0.5], np.float32)) for n in row.refs}
     step = row.step(tf, refs, [1.0])
-    for n in row.refs:
-        if n != which:
-            session.run(tf.assign(refs[n], [0.5]))
     with pytest.raises(FailedPreconditionError, match=f"'{which}'"):
         session.run(step)
 

@@ -1,8 +1,9 @@
 """Specification of ``tfops.op.core.Variable`` (op type ``VariableV2``) and ``tf.variable``.
 
 A variable's value lives in the session: each ``Session`` on a graph holds its own value, set
-by the initializer ``tf.variable(init)`` registers (run by ``session.initialize()`` or
-``tf.init()``); reading it before raises ``FailedPreconditionError`` naming the variable.
+by the initializer ``tf.variable(init)`` builds in the init scope (run by the session before
+its first run, by ``session.initialize()`` or by ``tf.init()``); reading a variable that holds
+no value (``Variable.create`` never assigned) raises ``FailedPreconditionError`` naming it.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import pytest
 from opchecks import ALL, assertRejected, placeholder
 
 from tfops import Graph, Ops, Session, Shape
-from tfops.errors import FailedPreconditionError, OpError, TfopsError
+from tfops.errors import FailedPreconditionError, IllegalStateError, OpError, TfopsError
 from tfops.op.core import Variable
 from tfops.types import TBool, TFloat32, TFloat64, TInt32, TType
 
@@ -36,8 +37,8 @@ def test_facadeVariableAddsTheInitialValueTheVariableAndItsAssign(tf: Ops, graph
     v = tf.withName("w").variable(tf.constant([1.0, 2.0]))
     ops = [(op.name(), op.type()) for op in graph.operations()]
     assert ops == [("Const", "Const"), ("w", "VariableV2"), ("Assign", "Assign")]
-    (assign,) = graph.initializers()
-    assert assign.name() == "Assign"
+    variable, assign = graph.initializers()  # both in the init scope, as in TF Java
+    assert variable == v.op() and assign.name() == "Assign"
     assert assign.input(0) == v.asOutput()
     assert assign.input(1).op().name() == "Const"
 
@@ -80,7 +81,8 @@ def test_initOpInitializesEveryVariable(tf: Ops, graph: Graph, session: Session)
     b = tf.variable(tf.constant(7))
     init = tf.init()
     assert (init.op().name(), init.op().type()) == ("init", "NoOp")
-    assert list(init.op().controlInputs()) == graph.initializers()
+    assigns = [op for op in graph.initializers() if op.type() == "Assign"]
+    assert list(init.op().controlInputs()) == assigns
     session.run(init)
     np.testing.assert_array_equal(fetch(session, a), [1.0, 2.0])
     assert fetch(session, b) == 7
@@ -106,13 +108,17 @@ def test_initialValueComputedFromOtherOps(tf: Ops, session: Session) -> None:
     np.testing.assert_array_equal(fetch(session, v), [3.0, 6.0])
 
 
-def test_reinitializingRestoresTheInitialValue(tf: Ops, session: Session) -> None:
+def test_forceInitializeRestoresTheInitialValue(tf: Ops, session: Session) -> None:
     v = tf.variable(tf.constant(1.0))
     step = tf.assignAdd(v, 5.0)
     session.initialize()
     session.run(step)
     assert fetch(session, v) == 6.0
-    session.initialize()
+    session.initialize()  # as in TF Java: the initializers ran already
+    assert fetch(session, v) == 6.0
+    session.forceInitialize()
+    assert fetch(session, v) == 1.0
+    session.run(tf.init())
     assert fetch(session, v) == 1.0
 
 
@@ -122,15 +128,15 @@ def test_twoSessionsOnOneGraphHoldSeparateValues(
     v = tf.variable(tf.constant(10))
     inc = tf.assignAdd(v, 1)
     with (Session(graph, backend=backend) as first, Session(graph, backend=backend) as second,
-          Session(graph, backend=backend) as third):
-        first.initialize()
-        second.initialize()
+          Session(graph, backend=backend, autoInit=False) as third):
         first.run(inc)
         first.run(inc)
         second.run(inc)
         assert (fetch(first, v), fetch(second, v)) == (12, 11)
-        with pytest.raises(FailedPreconditionError):
+        with pytest.raises(IllegalStateError, match="un-ran initializers"):
             fetch(third, v)  # initializing the others left it uninitialized
+        third.initialize()
+        assert fetch(third, v) == 10
 
 
 def test_fetchesAreCopiesAndReadsFlowIntoComputations(tf: Ops, session: Session) -> None:
@@ -145,7 +151,7 @@ def test_fetchesAreCopiesAndReadsFlowIntoComputations(tf: Ops, session: Session)
 def test_valueCanBeFedLikeAnyOutput(tf: Ops, session: Session) -> None:
     v = tf.variable(tf.constant([1.0, 2.0]))
     y = tf.math.mul(v, tf.constant(2.0))
-    # no initialization: the feed replaces the variable's read
+    # the feed replaces the variable's read (the session initialized it, to no effect here)
     result = session.runner().feed(v, np.array([5.0, 6.0], np.float32)).fetch(y).run()[0]
     np.testing.assert_array_equal(result, [10.0, 12.0])
 
@@ -174,12 +180,12 @@ def test_readsFromManyThreadsSeeTheValue(tf: Ops, session: Session) -> None:
 
 # -- uninitialized -------------------------------------------------------------------------
 def test_readingBeforeInitializationRaisesFailedPrecondition(tf: Ops, session: Session) -> None:
-    v = tf.withName("weights").variable(tf.constant([1.0]))
+    v = Variable.create(tf.withName("weights").scope(), Shape.of(1), TFloat32)
     with pytest.raises(FailedPreconditionError, match=f"'weights'.*{SITE}") as info:
         fetch(session, v)
     assert isinstance(info.value, OpError) and isinstance(info.value, TfopsError)
     assert info.value.op is not None and info.value.op.name() == "weights"
-    counter = tf.withName("counter").variable(tf.constant(1.0))
+    counter = Variable.create(tf.withName("counter").scope(), Shape.of(1), TFloat32)
     with pytest.raises(FailedPreconditionError, match="'counter'"):
         fetch(session, tf.math.square(counter))  # read through another op
 

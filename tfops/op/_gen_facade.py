@@ -41,8 +41,9 @@ def _variableFacade() -> str:
     def variable(self, init: Operand[TType] | TensorValue) -> Variable[TType]:
         """Creates a variable initialized to ``init`` (Java's ``Ops.variable(init)``).
 
-        The initializer is registered with the graph; run it with ``session.initialize()`` or
-        ``session.run(tf.init())``. The variable has the data type a constant of ``init`` has.
+        The variable and its initializer are built in the init scope: a session runs the
+        initializer before its next run (``Session(graph, autoInit=False)``: at
+        ``session.initialize()``). The variable has the data type a constant of ``init`` has.
 
         Args:
             init: the initial value; its shape and data type are the variable's.
@@ -58,6 +59,8 @@ def _variableFacade() -> str:
 _EXTRA_FACADE = '''
     def init(self) -> NoOp:
         """Returns an op that runs every initializer registered so far (``tf.init()``).
+
+        A session initializes by itself; running this op runs the initializers again.
 
         Returns:
             a new instance of NoOp.
@@ -371,4 +374,15 @@ class Ops:
             a new ``Ops`` whose operations are placed on ``deviceSpec``.
         \"\"\"
         return Ops(self._scope.withDevice(deviceSpec))
+
+    def withInitScope(self) -> Ops:
+        \"\"\"Returns an API whose operations are the graph's initializers.
+
+        A session runs initializers once, before its first run after they were added (TF
+        Java's ``Ops.withInitScope()``); the returned API has no control dependencies.
+
+        Returns:
+            a new ``Ops`` building initializers.
+        \"\"\"
+        return Ops(self._scope.withInitScope())
 """

@@ -27,8 +27,9 @@ def _graph(scope: Scope) -> Graph:
 def variableWithInit(scope: Scope, init: Operand[T] | TensorValue) -> Variable[T]:
     """Creates a variable of ``init``'s shape and type, initialized to ``init``.
 
-    The ``Assign`` that initializes it is registered with the graph: ``session.initialize()``
-    (or running ``tf.init()``) runs it.
+    The variable and the ``Assign`` that initializes it are built in the init scope (as TF
+    Java's ``Ops.variable(init)``): a session runs the assign before its first run that follows
+    (or at ``session.initialize()``, or when ``tf.init()`` runs).
 
     Raises:
         ValueError: ``init`` does not have a fully known shape.
@@ -42,15 +43,19 @@ def variableWithInit(scope: Scope, init: Operand[T] | TensorValue) -> Variable[T
                 f"a variable's initial value needs a fully known shape, '{out.name()}' has "
                 f"shape {out.shape()}"
             )
-        variable = Variable.create(scope, out.shape(), out.dataType())
-        unnamed = scope._atPrefix(scope.prefix())
-        graph.addInitializer(Assign.create(unnamed, variable, value).op())
+        initScope = scope.withInitScope()
+        variable = Variable.create(initScope, out.shape(), out.dataType())
+        Assign.create(initScope._atPrefix(scope.prefix()), variable, value)
         return variable
 
 
 def initOp(scope: Scope) -> NoOp:
-    """A ``NoOp`` (named ``init`` unless the scope names it) that runs every initializer."""
+    """A ``NoOp`` (named ``init`` unless the scope names it) that runs every initializer
+    registered so far. It is not an initializer itself: running it runs them again."""
     graph = _graph(scope)
-    controls = scope.withControlDependencies(graph.initializers())
-    named = controls if controls._opName is not None else controls.withName("init")
-    return NoOp.create(named)
+    named = scope if scope._opName is not None else scope.withName("init")
+    with graph._transaction():
+        builder = named.opBuilder(NoOp.OP_NAME, "init")
+        for op in graph._initTargets(graph.initializers()):
+            builder.addControlInput(op)
+        return NoOp(builder.build())

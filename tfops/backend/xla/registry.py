@@ -112,8 +112,9 @@ class LoweringSite:
         value = self._state.get(name)
         if value is None:
             raise FailedPreconditionError(
-                self.op, f"variable '{name}' is read before it was initialized; run the "
-                "initializers first: session.initialize() or session.run(tf.init())"
+                self.op, f"variable '{name}' is read before it was initialized; give it a value "
+                "first: create it with tf.variable(init) (a session runs its initializer by "
+                "itself) or run an assign to it"
             )
         return value
 

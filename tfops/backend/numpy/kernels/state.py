@@ -17,7 +17,10 @@ from tfops.backend.numpy.registry import Array, Kernel, KernelSite, registerKern
 from tfops.backend.numpy.state import KernelContext
 from tfops.errors import FailedPreconditionError, InvalidArgumentError
 
-_INIT_HINT = "run the initializers first: session.initialize() or session.run(tf.init())"
+_INIT_HINT = (
+    "give it a value first: create it with tf.variable(init) (a session runs its initializer "
+    "by itself) or run an assign to it"
+)
 
 
 def read(ctx: KernelContext, name: str) -> Array:
