@@ -177,7 +177,7 @@ def test_slotsAreNamedAfterTheVariableAndRegisteredAsInitializers(tf: Ops, graph
     powers = adam.getBetaPowers()
     assert powers is not None and [p.op().name() for p in powers] == ["beta1_power",
                                                                        "beta2_power"]
-    initialized = {op.input(0).op().name() for op in graph.initializers()}
+    initialized = {op.name() for op in graph.initializers()}  # each slot and its Assign
     assert {"w-m", "w-v", "b-m", "b-v", "beta1_power", "beta2_power"} <= initialized
     momentum = Momentum(graph)
     momentum.minimize(loss)

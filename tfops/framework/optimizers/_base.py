@@ -200,9 +200,9 @@ class Optimizer(ABC):
 
     def _createVariable(self, name: str, shape: Sequence[int] | None, dtype: type[TType],
                         initialValue: float, like: Output[Any] | None = None) -> Variable[Any]:
-        """A variable named ``name`` (made unique) filled with ``initialValue``, whose
-        ``Assign`` is registered with the graph's initializers."""
-        base = self._graph.baseScope()
+        """A variable named ``name`` (made unique) filled with ``initialValue``, built with its
+        ``Assign`` in the init scope (TF Java's slots): a session initializes it by itself."""
+        base = self._graph.baseScope().withInitScope()
         if shape is None or any(d < 0 for d in shape):
             raise IllegalArgumentError(
                 f"{type(self).__name__}: variable '{name if like is None else like.name()}' has "
@@ -212,7 +212,7 @@ class Optimizer(ABC):
         init = Constant.create(base, np.full(tuple(shape), initialValue, dtype.DTYPE))
         variable: Variable[Any] = Variable.create(base.withName(name), init.asOutput().shape(),
                                                   dtype)
-        self._graph.addInitializer(Assign.create(base, variable, init).op())
+        Assign.create(base, variable, init)
         return variable
 
     # -- checks -----------------------------------------------------------------------------
