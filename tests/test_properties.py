@@ -91,6 +91,17 @@ def _polygamma(n: Array, x: Array) -> Array:
     return np.where(n == 0, _digamma(x), np.where(n == np.floor(n), rest, np.nan))
 
 
+def _euclideanNorm(x: Array, axis: tuple[int, ...], keepdims: bool) -> Array:
+    """TensorFlow's EuclideanNorm: for integers the squares summed in the integer type (so
+    they wrap, as TF's do) and the square root truncated; floats in float64, rounded once."""
+    if x.dtype.kind == "f":
+        wide = x.astype(np.float64)
+        return np.sqrt(np.sum(wide * wide, axis=axis, keepdims=keepdims)).astype(x.dtype)
+    with np.errstate(over="ignore"):
+        squares = np.sum(np.multiply(x, x), axis=axis, keepdims=keepdims, dtype=x.dtype)
+    return np.trunc(np.sqrt(squares.astype(np.float64))).astype(x.dtype)
+
+
 _SELU_ALPHA, _SELU_SCALE = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
 
 
@@ -246,8 +257,7 @@ REDUCTIONS = [
     Spec("Mean", _mean, "reduction"),
     Spec("All", lambda x, a, k: np.all(x, axis=a, keepdims=k), "reduction"),
     Spec("Any", lambda x, a, k: np.any(x, axis=a, keepdims=k), "reduction"),
-    Spec("EuclideanNorm", lambda x, a, k: _inFloat(
-        lambda v: np.sqrt(np.sum(np.square(v), axis=a, keepdims=k)))(x), "reduction"),
+    Spec("EuclideanNorm", lambda x, a, k: _euclideanNorm(x, a, k), "reduction"),
 ]
 
 SPECS = UNARY + BINARY + REDUCTIONS

@@ -47,8 +47,8 @@ def _gradOp(opType: str, fn: Callable[[Any, Any], Any]) -> None:
     registerLowering(opType, lower)
 
 
-_gradOp("ReluGrad", lambda g, f: jnp.where(f > 0, g, _zero(g)))
-_gradOp("Relu6Grad", lambda g, f: jnp.where((f > 0) & (f < 6), g, _zero(g)))
+_gradOp("ReluGrad", lambda g, f: g * (f > 0).astype(g.dtype))  # as TF's kernel: nan * 0
+_gradOp("Relu6Grad", lambda g, f: g * ((f > 0) & (f < 6)).astype(g.dtype))
 _gradOp("EluGrad", lambda g, y: jnp.where(y < 0, g * (y + jnp.ones((), y.dtype)), g))
 
 
