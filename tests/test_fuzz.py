@@ -224,8 +224,8 @@ class Builder:
                 assert Snapshot.of(self.graph) == before, f"{spec.type}: {e!r} left a trace"
             return
         self._record(created.op())
-        for init in self.graph.initializers():  # a variable's, with the value it assigns
-            if init not in self.known and init.inputs()[0].op() in self.known:
+        for init in self.graph.initializers():  # a variable's Assign, with the value it assigns
+            if init not in self.known and init.inputs() and init.inputs()[0].op() in self.known:
                 self._record(init)
 
     def _record(self, op: Operation) -> None:
@@ -405,8 +405,8 @@ def checkThreaded(programs: Sequence[Program], backend: str = "numpy") -> None:
                 start.wait()
                 for step in program.steps:
                     builder.build(step)
-                for op in graph.initializers():  # this thread's variables' initializers
-                    if op.inputs()[0].op() in builder.known:
+                for op in graph.initializers():  # this thread's variables' Assigns
+                    if op.inputs() and op.inputs()[0].op() in builder.known:
                         session.run(op)
                 runAndCompare(session, builder.made, program.feedAll)
             except BaseException as e:  # reported below
