@@ -13,7 +13,7 @@ from tfops.opdef import NO_DEFAULT, InferContext, InputDef, OpDef, lookupOp
 from tfops.operation import Operation, userSite
 from tfops.output import Output
 from tfops.shape import Shape
-from tfops.types import TType
+from tfops.types import TType, dataTypeOf
 
 if TYPE_CHECKING:
     from tfops.graph import Graph
@@ -324,7 +324,9 @@ class OperationBuilder:
                 raise self._typeError(
                     f"input '{spec.name}' has data type {dtype.NAME} (from "
                     f"'{out.name()}') but {typeAttr} is {bound.NAME}; "
-                    "inputs of one type attribute must have the same data type"
+                    "inputs of one type attribute must have the same data type; cast it with "
+                    f"tf.dtypes.cast({spec.name}, {bound.__name__}) (a numpy value: "
+                    f"np.asarray(v, np.{bound.DTYPE}))"
                 )
             attrs[typeAttr] = dtype
 
@@ -339,6 +341,7 @@ class OperationBuilder:
             ):
                 raise self._typeError(
                     f"attribute {name!r} must be a data type (such as TFloat32), got {value!r}"
+                    + _dataTypeHint(value)
                 )
             if allowed and value not in allowed:
                 names = ", ".join(t.NAME for t in allowed)
@@ -455,3 +458,14 @@ def _signature(opdef: OpDef) -> _Signature:
     if found is None:
         found = _SIGNATURES[opdef.type] = _Signature(opdef)
     return found
+
+
+def _dataTypeHint(value: object) -> str:
+    """``; give TFloat32``: the tfops data type for a numpy or Python dtype given in its place."""
+    if value is None or isinstance(value, (bool, int, float)):
+        return ""
+    try:
+        found = dataTypeOf(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return ""
+    return f"; give {found.__name__} (from tfops.types), the data type of numpy's {found.DTYPE}"

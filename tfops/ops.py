@@ -5,12 +5,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import Generic, TypeVar, cast, final, overload
+from typing import TYPE_CHECKING, Generic, TypeVar, cast, final, overload
 
 import numpy as np
 
 from scope import ExecutionEnvironment, HasOp, Scope
 from tfops import shape as _shape
+from tfops._hints import missingMethod, teachKeywords
 from tfops.composite.array import Ones, Zeros
 from tfops.composite.indices import Index, StridedSliceHelper
 from tfops.composite.mask import BooleanMask, BooleanMaskUpdate
@@ -266,6 +267,11 @@ class MathOps:
 
     def __init__(self, scope: Scope) -> None:
         self._scope = scope
+
+    if not TYPE_CHECKING:
+
+        def __getattr__(self, name: str) -> object:
+            raise missingMethod(self, "math", name)
 
     def invertPermutation(self, x: Operand[TI] | TensorValue) -> InvertPermutation[TI]:
         """Computes the inverse permutation of a tensor.
@@ -1371,6 +1377,11 @@ class BitwiseOps:
     def __init__(self, scope: Scope) -> None:
         self._scope = scope
 
+    if not TYPE_CHECKING:
+
+        def __getattr__(self, name: str) -> object:
+            raise missingMethod(self, "bitwise", name)
+
     def bitwiseAnd(
         self, x: Operand[TI] | TensorValue, y: Operand[TI] | TensorValue
     ) -> BitwiseAnd[TI]:
@@ -1427,6 +1438,11 @@ class DtypesOps:
     def __init__(self, scope: Scope) -> None:
         self._scope = scope
 
+    if not TYPE_CHECKING:
+
+        def __getattr__(self, name: str) -> object:
+            raise missingMethod(self, "dtypes", name)
+
     def cast(
         self,
         x: Operand[TType] | TensorValue,
@@ -1460,6 +1476,11 @@ class LinalgOps:
 
     def __init__(self, scope: Scope) -> None:
         self._scope = scope
+
+    if not TYPE_CHECKING:
+
+        def __getattr__(self, name: str) -> object:
+            raise missingMethod(self, "linalg", name)
 
     def transpose(
         self, x: Operand[T] | TensorValue, perm: Operand[TIntegral] | TensorValue
@@ -1768,6 +1789,11 @@ class NnOps:
 
     def __init__(self, scope: Scope) -> None:
         self._scope = scope
+
+    if not TYPE_CHECKING:
+
+        def __getattr__(self, name: str) -> object:
+            raise missingMethod(self, "nn", name)
 
     def relu(self, features: Operand[TN] | TensorValue) -> Relu[TN]:
         """Computes rectified linear: `max(features, 0)`.
@@ -2781,6 +2807,11 @@ class RandomOps:
     def __init__(self, scope: Scope) -> None:
         self._scope = scope
 
+    if not TYPE_CHECKING:
+
+        def __getattr__(self, name: str) -> object:
+            raise missingMethod(self, "random", name)
+
     def randomUniform(
         self,
         shape: Operand[TIntegral] | TensorValue,
@@ -3079,6 +3110,11 @@ class TrainOps:
     def __init__(self, scope: Scope) -> None:
         self._scope = scope
 
+    if not TYPE_CHECKING:
+
+        def __getattr__(self, name: str) -> object:
+            raise missingMethod(self, "train", name)
+
     def applyGradientDescent(
         self,
         var: Operand[TF] | TensorValue,
@@ -3212,6 +3248,11 @@ class ShapeOps:
 
     def __init__(self, scope: Scope) -> None:
         self._scope = scope
+
+    if not TYPE_CHECKING:
+
+        def __getattr__(self, name: str) -> object:
+            raise missingMethod(self, "shape", name)
 
     @overload
     def __call__(self, input: Operand[TType] | TensorValue) -> Shape[TInt32]: ...
@@ -3570,6 +3611,11 @@ class Ops:
     def scope(self) -> Scope:
         """Returns the current scope."""
         return self._scope
+
+    if not TYPE_CHECKING:
+
+        def __getattr__(self, name: str) -> object:
+            raise missingMethod(self, "", name)
 
     def withSubScope(self, childScopeName: str) -> Ops:
         """Returns an API that builds operations under a new sub-scope.
@@ -4996,3 +5042,9 @@ class Ops:
             a new instance of Gradients.
         """
         return Gradients.create(self._scope, y, x, *options)
+
+
+if not TYPE_CHECKING:
+    teachKeywords(
+        Ops, MathOps, BitwiseOps, DtypesOps, LinalgOps, NnOps, RandomOps, TrainOps, ShapeOps
+    )

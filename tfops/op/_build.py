@@ -135,7 +135,20 @@ def _asOutput(
     asOutput = getattr(value, "asOutput", None)
     if asOutput is not None:
         return _checkedOutput(value, asOutput(), what)
-    if isinstance(value, (Operation, str)) or value is None:
+    if value is None:
+        raise DataTypeError(
+            f"{what}: None is not an Operand or a tensor value (at {userSite()}); if it is a "
+            "gradient (dy(i)), the x it is for does not reach y: pass "
+            "Gradients.unconnectedGradients(\"zero\") to tf.gradients for zeros instead"
+        )
+    if type(value).__qualname__.endswith(".Options"):
+        owner = type(value).__qualname__.rsplit(".", 1)[0]
+        raise DataTypeError(
+            f"{what}: {value!r} is an option of {owner}, not an operand (at {userSite()}); "
+            f"pass options when the op is created: tf.<op>(inputs..., {owner}.<option>(v)), "
+            "not chained on the op afterwards"
+        )
+    if isinstance(value, (Operation, str)):
         raise DataTypeError(f"{what}: {value!r} is not an Operand or a tensor value")
     if isinstance(value, (np.ndarray, np.generic)):
         preferred = None  # numpy values keep their dtype

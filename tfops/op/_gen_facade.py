@@ -87,6 +87,17 @@ _EXTRA_FACADE = '''
 '''
 
 
+def _getattrMethod(group: str) -> str:
+    """A ``__getattr__`` that names the tfops method for a TF Python, JAX or PyTorch name
+    (``tf.reduce_sum`` -> ``tf.sum``); hidden from type checkers, for which an unknown name
+    stays an error."""
+    return (
+        "\n    if not TYPE_CHECKING:\n\n"
+        "        def __getattr__(self, name: str) -> object:\n"
+        f"            raise missingMethod(self, {group!r}, name)\n"
+    )
+
+
 def _callable(byGroup: dict[str, list[_Op]], group: str) -> list[_Op]:
     """The core op whose facade name is the group's (``Shape``, for ``tf.shape``): TF Java
     has both a method ``tf.shape(x)`` and a group ``tf.shape.<helper>``; here the group is
@@ -209,6 +220,7 @@ def renderFacade(byGroup: dict[str, list[_Op]], endpoints: list[Endpoint]) -> st
             '    """\n\n'
             '    __slots__ = ("_scope",)\n\n'
             "    def __init__(self, scope: Scope) -> None:\n        self._scope = scope\n"
+            + _getattrMethod(g)
         )
         for op in _callable(byGroup, g):  # tf.shape(x) beside tf.shape.flatten(x)
             out.append("\n" + _facadeMethod(op, "__call__"))
@@ -218,7 +230,8 @@ def renderFacade(byGroup: dict[str, list[_Op]], endpoints: list[Endpoint]) -> st
     if any(_callable(byGroup, g) for g in groups):
         out.append(CALLABLE_GROUP)
     out.append(
-        _OPS_CLASS.replace("{SLOTS}", "".join(f', "_{g}"' for g in groups))
+        _OPS_CLASS.replace("{GETATTR}", _getattrMethod(""))
+        .replace("{SLOTS}", "".join(f', "_{g}"' for g in groups))
         .replace(
             "{NONES}",
             "".join(f"        self._{g}: {g.capitalize()}Ops | None = None\n" for g in groups),
@@ -260,6 +273,8 @@ def renderFacade(byGroup: dict[str, list[_Op]], endpoints: list[Endpoint]) -> st
     imports = (
         IMPORTS
         + "from tfops.errors import DataTypeError\n"
+        + "from tfops._hints import missingMethod, teachKeywords\n"
+        + "from typing import TYPE_CHECKING\n"
         + "from tfops.op._gradients_op import Gradients\n"
         + "from tfops.op._variables import initOp, variableWithInit\n"
         + "from typing import Generic, TypeVar, cast\n"
@@ -268,6 +283,12 @@ def renderFacade(byGroup: dict[str, list[_Op]], endpoints: list[Endpoint]) -> st
         + imports
     )
     imports += endpointImports(endpoints, _importedNames(imports))
+    # a keyword the method does not take (keepdims=True): an error naming the option; hidden
+    # from type checkers, which reject such a call by themselves
+    body += (
+        "\n\nif not TYPE_CHECKING:\n"
+        f"    teachKeywords(Ops, {', '.join(f'{g.capitalize()}Ops' for g in groups)})\n"
+    )
     return (
         HEADER
         + '"""The ``Ops`` facade: one method per op, grouped as TensorFlow Java\'s ``Ops``."""\n\n'
@@ -327,7 +348,7 @@ class Ops:
     def scope(self) -> Scope:
         \"\"\"Returns the current scope.\"\"\"
         return self._scope
-
+{GETATTR}
     def withSubScope(self, childScopeName: str) -> Ops:
         \"\"\"Returns an API that builds operations under a new sub-scope.
 
