@@ -240,8 +240,8 @@ def _teaching(fn: Callable[..., object], method: str) -> Callable[..., object]:
     annotation = str(fn.__annotations__.get("options", fn.__annotations__.get("return", "")))
     owner = annotation.split("[")[0].split(".")[0].split(" ")[0]
     accepted = frozenset(params + options)
+    refuse = unknownKeywords
 
-    @functools.wraps(fn)
     def method_(*args: object, **kwargs: object) -> object:
         try:
             return fn(*args, **kwargs)
@@ -249,7 +249,11 @@ def _teaching(fn: Callable[..., object], method: str) -> Callable[..., object]:
             unknown = {k: v for k, v in kwargs.items() if k not in accepted}
             # only Python's own refusal of the call (raised before ``fn`` ran a line)
             if unknown and e.__traceback__ is not None and e.__traceback__.tb_next is None:
-                raise unknownKeywords(method, unknown, params, options, owner) from None
+                raise refuse(method, unknown, params, options, owner) from None
             raise
 
-    return method_
+    # the method's own globals, so that its annotations resolve where it was written
+    code = method_.__code__
+    assert isinstance(fn, FunctionType) and method_.__closure__ is not None
+    wrapper = FunctionType(code, fn.__globals__, fn.__name__, None, method_.__closure__)
+    return functools.update_wrapper(wrapper, fn)

@@ -4956,6 +4956,9 @@ class Ops:
         return Ones.create(self._scope, dims, type)
 
     @overload
+    def variable(self, init: _shape.Shape, dtype: type[T]) -> Variable[T]: ...
+
+    @overload
     def variable(self, init: Operand[T]) -> Variable[T]: ...
 
     @overload
@@ -5000,18 +5003,39 @@ class Ops:
     @overload
     def variable(self, init: TensorValue) -> Variable[TType]: ...
 
-    def variable(self, init: Operand[TType] | TensorValue) -> Variable[TType]:
-        """Creates a variable initialized to ``init`` (Java's ``Ops.variable(init)``).
+    def variable(
+        self, init: Operand[TType] | TensorValue | _shape.Shape, dtype: type[TType] | None = None
+    ) -> Variable[TType]:
+        """Creates a variable initialized to ``init`` (Java's ``Ops.variable(init)``), or of a
+        shape and data type, without an initializer (Java's ``Ops.variable(shape, dtype)``).
 
         The initializer is registered with the graph; run it with ``session.initialize()`` or
         ``session.run(tf.init())``. The variable has the data type a constant of ``init`` has.
+        A variable made from a shape and data type has no value until an ``assign`` runs.
 
         Args:
-            init: the initial value; its shape and data type are the variable's.
+            init: the initial value, whose shape and data type are the variable's; or, with
+                ``dtype``, the variable's ``Shape``.
+            dtype: the data type of a variable given by its shape.
 
         Returns:
             a new instance of Variable.
         """
+        if isinstance(init, _shape.Shape):
+            if dtype is None:
+                raise DataTypeError(
+                    f"tf.variable({init!r}): a variable declared by its shape needs a data "
+                    f"type too: tf.variable({init!r}, TFloat32); for a variable initialized to "
+                    "the shape's dimensions, give tf.constant(shape)"
+                )
+            return Variable.create(self._scope, init, dtype)
+        if dtype is not None:
+            raise DataTypeError(
+                f"tf.variable(init, dtype): {init!r} is not a Shape; a variable takes its "
+                "data type from its initial value (tf.variable(init)), or is declared by shape "
+                "and data type (tf.variable(Shape.of(2, 3), TFloat32)); to change init's data "
+                "type, cast it: tf.variable(tf.dtypes.cast(init, TFloat32))"
+            )
         return variableWithInit(self._scope, init)
 
     def init(self) -> NoOp:

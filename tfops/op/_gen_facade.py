@@ -20,7 +20,13 @@ HANDWRITTEN_FACADE = frozenset({"variable"})
 def _variableFacade() -> str:
     """Java's ``Ops.variable(init)``: typed by overloads on the initial value, as constants."""
     deco = "    @overload\n"
-    out = [deco + _def("variable", "self, init: Operand[T]", "Variable[T]", "    ", stub=True)]
+    out = [
+        deco
+        + _def(
+            "variable", "self, init: _shape.Shape, dtype: type[T]", "Variable[T]", "    ", stub=True
+        ),
+        deco + _def("variable", "self, init: Operand[T]", "Variable[T]", "    ", stub=True),
+    ]
     for annotation, dtype in _VALUE_TYPES:
         ignore = _OVERLAP if annotation.split(" | ")[0] in _OVERLAPPING else ""
         out.append(
@@ -38,18 +44,39 @@ def _variableFacade() -> str:
         "\n"
         + "\n".join(out)
         + '''
-    def variable(self, init: Operand[TType] | TensorValue) -> Variable[TType]:
-        """Creates a variable initialized to ``init`` (Java's ``Ops.variable(init)``).
+    def variable(
+        self, init: Operand[TType] | TensorValue | _shape.Shape, dtype: type[TType] | None = None
+    ) -> Variable[TType]:
+        """Creates a variable initialized to ``init`` (Java's ``Ops.variable(init)``), or of a
+        shape and data type, without an initializer (Java's ``Ops.variable(shape, dtype)``).
 
         The initializer is registered with the graph; run it with ``session.initialize()`` or
         ``session.run(tf.init())``. The variable has the data type a constant of ``init`` has.
+        A variable made from a shape and data type has no value until an ``assign`` runs.
 
         Args:
-            init: the initial value; its shape and data type are the variable's.
+            init: the initial value, whose shape and data type are the variable's; or, with
+                ``dtype``, the variable's ``Shape``.
+            dtype: the data type of a variable given by its shape.
 
         Returns:
             a new instance of Variable.
         """
+        if isinstance(init, _shape.Shape):
+            if dtype is None:
+                raise DataTypeError(
+                    f"tf.variable({init!r}): a variable declared by its shape needs a data "
+                    f"type too: tf.variable({init!r}, TFloat32); for a variable initialized to "
+                    "the shape's dimensions, give tf.constant(shape)"
+                )
+            return Variable.create(self._scope, init, dtype)
+        if dtype is not None:
+            raise DataTypeError(
+                f"tf.variable(init, dtype): {init!r} is not a Shape; a variable takes its "
+                "data type from its initial value (tf.variable(init)), or is declared by shape "
+                "and data type (tf.variable(Shape.of(2, 3), TFloat32)); to change init's data "
+                "type, cast it: tf.variable(tf.dtypes.cast(init, TFloat32))"
+            )
         return variableWithInit(self._scope, init)
 '''
     )

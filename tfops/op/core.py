@@ -12,6 +12,9 @@ AssignAdd, AssignSub, NoOp.
 Each class wraps one operation type; ``create`` adds a new operation to a scope's graph.
 The examples assume ``import numpy as np``, ``from tfops import Graph, Ops, Session,
 Shape`` and ``from tfops.types import *``.
+
+``Shape`` (the op) is left out of ``__all__``, so that ``from tfops.op.core import *`` keeps
+``tfops.Shape``: import it by name, or use the facade (``tf.shape(x)``).
 """
 
 from __future__ import annotations
@@ -82,7 +85,6 @@ __all__ = [
     "Slice",
     "StridedSlice",
     "StridedSliceGrad",
-    "Shape",
     "Reshape",
     "ExpandDims",
     "BroadcastTo",
