@@ -16,7 +16,13 @@ from types import FunctionType
 from tfops.errors import DataTypeError
 from tfops.operation import userSite
 
-__all__ = ["RENAMES", "missingMethod", "teachKeywords", "unknownKeywords"]
+__all__ = [
+    "RENAMES",
+    "missingMethod",
+    "optionsOnClassOnly",
+    "teachKeywords",
+    "unknownKeywords",
+]
 
 RENAMES: Mapping[str, str] = {
     # TF Python (tf.*, tf.math.*, tf.nn.*, tf.random.*) -> tfops
@@ -257,3 +263,42 @@ def _teaching(fn: Callable[..., object], method: str) -> Callable[..., object]:
     assert isinstance(fn, FunctionType) and method_.__closure__ is not None
     wrapper = FunctionType(code, fn.__globals__, fn.__name__, None, method_.__closure__)
     return functools.update_wrapper(wrapper, fn)
+
+
+def optionsOnClassOnly(*classes: type) -> None:
+    """Makes the option factories of op ``classes`` (``Max.keepDims``) refuse to be called on
+    an op already built: ``tf.max(x, 0).keepDims(True)`` would return an ``Options`` and leave
+    the op unchanged; it raises an error naming the call to write instead."""
+    for cls in classes:
+        for name, member in list(vars(cls).items()):
+            if (
+                isinstance(member, staticmethod)
+                and name != "create"
+                and ".Options" in str(member.__func__.__annotations__.get("return", ""))
+            ):
+                setattr(cls, name, _OptionFactory(member.__func__, cls.__name__, name))
+
+
+class _OptionFactory(staticmethod):  # type: ignore[type-arg]
+    """A static option factory that an op instance does not have."""
+
+    def __init__(self, fn: Callable[..., object], owner: str, name: str) -> None:
+        super().__init__(fn)
+        self._owner = owner
+        self._name = name
+
+    def __get__(self, obj: object, cls: type | None = None) -> Callable[..., object]:
+        if obj is None:
+            return self.__func__
+        owner, name = self._owner, self._name
+
+        def chained(*args: object, **kwargs: object) -> object:
+            value = ", ".join([*map(repr, args), *(f"{k}={v!r}" for k, v in kwargs.items())])
+            raise DataTypeError(
+                f"{name}({value}) was called on the {owner} op {obj!r} (at {userSite()}): "
+                f"options are given when the op is created, not chained on it afterwards: "
+                f"pass {owner}.{name}({value}) after the inputs, as in "
+                f"tf.<op>(inputs..., {owner}.{name}({value})) (or the keyword {name}={value})"
+            )
+
+        return chained

@@ -345,4 +345,14 @@ def renderGroup(group: str, ops: list[_Op]) -> str:
             "\n\n# TF Java's second names of these classes (the same op type, one class)\n"
             + "".join(f"{alias} = {cls}\n" for alias, cls in aliases)
         )
+    withOptions = [op.cls for op in ops if op.options]
+    if withOptions:
+        # an option called on an op already built (tf.max(x, 0).keepDims(True), as Java
+        # builders chain) is an error saying to pass it to create; type checkers see the
+        # static methods as written
+        extra += "from typing import TYPE_CHECKING\nfrom tfops._hints import optionsOnClassOnly\n"
+        body += (
+            "\n\nif not TYPE_CHECKING:\n"
+            f"    optionsOnClassOnly({', '.join(withOptions)})\n"
+        )
     return HEADER + doc + IMPORTS + extra + "\n" + _all(names) + "\n\n" + body

@@ -20,13 +20,14 @@ Shape`` and ``from tfops.types import *``.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import Final, Generic, cast, final, overload
+from typing import TYPE_CHECKING, Final, Generic, cast, final, overload
 
 import numpy as np
 from attrs import frozen
 
 from scope import Scope
 from tfops import shape as _shape
+from tfops._hints import optionsOnClassOnly
 from tfops._operators import Operators
 from tfops.op._build import build
 from tfops.op._gradients_op import Gradients
@@ -3911,3 +3912,33 @@ ReduceSum = Sum
 ReduceProd = Prod
 ReduceAll = All
 ReduceAny = Any
+
+
+if not TYPE_CHECKING:
+    optionsOnClassOnly(
+        OneHot,
+        AssertThat,
+        Placeholder,
+        Max,
+        Min,
+        Sum,
+        Prod,
+        All,
+        Any,
+        Size,
+        Squeeze,
+        GatherNd,
+        ScatterNd,
+        TensorScatterNdUpdate,
+        TensorScatterNdAdd,
+        SetDiff1d,
+        Gather,
+        Stack,
+        Unstack,
+        StridedSlice,
+        StridedSliceGrad,
+        Shape,
+        Assign,
+        AssignAdd,
+        AssignSub,
+    )
