@@ -15,7 +15,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 # the pages whose Python blocks are whole programs (the other pages show fragments)
-GUIDES = [DOCS / "index.md", *sorted((DOCS / "concepts").glob("*.md"))]
+GUIDES = [DOCS / "index.md", DOCS / "coming_from.md", *sorted((DOCS / "concepts").glob("*.md"))]
 
 
 def test_siteBuildsStrict(tmp_path: Path) -> None:

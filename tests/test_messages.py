@@ -290,3 +290,11 @@ def test_variableOfAValueAndDataTypeSaysToCast(tf: Ops) -> None:
     with pytest.raises(TypeError) as e:
         tf.variable(np.zeros(3), TFloat32)  # type: ignore[call-overload]
     assert "tf.dtypes.cast(init, TFloat32)" in str(e.value)
+
+
+def test_aShapeWhereOptionsGoNamesTheShapeOption(tf: Ops) -> None:
+    where = _line(2)
+    with pytest.raises(TypeError) as e:
+        tf.placeholder(TFloat32, Shape.of(-1, 3))  # type: ignore[arg-type]
+    assert where in str(e.value)
+    assert "give it as the option Placeholder.shape(Shape.of(-1, 3))" in str(e.value)

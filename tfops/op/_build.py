@@ -307,8 +307,8 @@ def _applyOptions(opdef: OpDef, options: Sequence[object], attrs: dict[str, obje
     """Sets the attributes that Java-style option objects carry (fields named as the options)."""
     opType = opdef.type
     for option in options:
-        if not hasattr(option, "__attrs_attrs__"):
-            raise DataTypeError(f"{opType}: {option!r} is not an option of {opType}")
+        if isinstance(option, Shape) or not hasattr(option, "__attrs_attrs__"):
+            raise DataTypeError(_notAnOption(opdef, option))
         for attribute in option.__attrs_attrs__:
             field, value = attribute.name, getattr(option, attribute.name)
             if value is None:
@@ -325,6 +325,23 @@ def _applyOptions(opdef: OpDef, options: Sequence[object], attrs: dict[str, obje
                 f"not of {opType}; give {cls}'s own options ({cls}.Options, made by {cls}'s "
                 "option methods)"
             )
+
+
+def _notAnOption(opdef: OpDef, option: object) -> str:
+    """Something given where options go, and the option method that takes it."""
+    cls = opdef.className or opdef.type
+    known = [a.option for a in opdef.attrs if a.option]
+    taking = ""
+    if isinstance(option, Shape):
+        taking = next((o for o in known if o.lower().endswith("shape")), "")
+    what = (
+        f"{opdef.type}: {option!r} is not an option of {opdef.type} (at {userSite()}), but is "
+        "given where options go (after the inputs and parameters)"
+    )
+    if taking:
+        return f"{what}; give it as the option {cls}.{taking}({option!r})"
+    options = ", ".join(f"{cls}.{o}(...)" for o in known) or "none"
+    return f"{what}; options are made by {cls}'s option methods ({options})"
 
 
 _REQUIRED_TYPES: dict[str, frozenset[str]] = {}
