@@ -298,3 +298,33 @@ def test_aShapeWhereOptionsGoNamesTheShapeOption(tf: Ops) -> None:
         tf.placeholder(TFloat32, Shape.of(-1, 3))  # type: ignore[arg-type]
     assert where in str(e.value)
     assert "give it as the option Placeholder.shape(Shape.of(-1, 3))" in str(e.value)
+
+
+def test_aReductionWithoutAxesSaysHowToReduceEveryAxis(tf: Ops) -> None:
+    x = tf.constant([[1.0, 1.0, 1.0], [1.0, 1.0, 1.0]])
+    where = _line(2)
+    with pytest.raises(TypeError) as e:
+        tf.sum(x)  # type: ignore[call-arg]
+    message = str(e.value)
+    assert where in message
+    assert "tf.sum() missing 1 required positional argument: 'axis'" in message
+    assert "tf.sum(x, tf.range(0, tf.rank(x), 1))" in message
+    with Session(_graph(tf)) as s:
+        total = s.runner().fetch(tf.sum(x, tf.range(0, tf.rank(x), 1))).run()[0]
+    assert total == 6.0
+
+
+def test_aNoneDimensionSaysUnknownIsMinusOne(tf: Ops) -> None:
+    where = _line(2)
+    with pytest.raises(TypeError) as e:
+        tf.placeholder(TFloat32, shape=[None, 3])  # type: ignore[arg-type]
+    assert where in str(e.value)
+    assert "an unknown dimension is -1, as in Shape.of(-1, 3)" in str(e.value)
+
+
+def test_aNumpyDtypeForAConstantNamesTheDataType(tf: Ops) -> None:
+    where = _line(2)
+    with pytest.raises(TypeError) as e:
+        tf.constant([1, 2], np.float32)  # type: ignore[type-var]
+    assert where in str(e.value)
+    assert "give TFloat32 (from tfops.types)" in str(e.value)

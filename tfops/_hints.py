@@ -246,17 +246,19 @@ def _teaching(fn: Callable[..., object], method: str) -> Callable[..., object]:
     annotation = str(fn.__annotations__.get("options", fn.__annotations__.get("return", "")))
     owner = annotation.split("[")[0].split(".")[0].split(" ")[0]
     accepted = frozenset(params + options)
-    refuse = unknownKeywords
+    refuse, missing = unknownKeywords, _badCall
 
     def method_(*args: object, **kwargs: object) -> object:
         try:
             return fn(*args, **kwargs)
         except TypeError as e:
-            unknown = {k: v for k, v in kwargs.items() if k not in accepted}
             # only Python's own refusal of the call (raised before ``fn`` ran a line)
-            if unknown and e.__traceback__ is not None and e.__traceback__.tb_next is None:
+            if e.__traceback__ is None or e.__traceback__.tb_next is not None:
+                raise
+            unknown = {k: v for k, v in kwargs.items() if k not in accepted}
+            if unknown:
                 raise refuse(method, unknown, params, options, owner) from None
-            raise
+            raise missing(method, str(e), params) from None
 
     # the method's own globals, so that its annotations resolve where it was written
     code = method_.__code__
@@ -302,3 +304,20 @@ class _OptionFactory(staticmethod):  # type: ignore[type-arg]
             )
 
         return chained
+
+
+def _badCall(method: str, error: str, params: tuple[str, ...]) -> DataTypeError:
+    """Python's refusal of a call to a facade method (a missing or extra argument), with the
+    method's parameters and the user's line; a reduction without axes says how to reduce all."""
+    reason = error.split("() ", 1)[-1]
+    hint = ""
+    if "'axis'" in reason and "missing" in reason:
+        hint = (
+            "; tfops reductions take their axes as TF Java's do (TF Python reduces every axis "
+            f"when none is given): {method}(x, [0, 1]) for a matrix, or "
+            f"{method}(x, tf.range(0, tf.rank(x), 1)) for any rank"
+        )
+    return DataTypeError(
+        f"{method}() {reason} (at {userSite()}); its parameters: {', '.join(params) or 'none'}"
+        f"{hint}"
+    )

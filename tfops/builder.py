@@ -341,7 +341,7 @@ class OperationBuilder:
             ):
                 raise self._typeError(
                     f"attribute {name!r} must be a data type (such as TFloat32), got {value!r}"
-                    + _dataTypeHint(value)
+                    + dataTypeHint(value)
                 )
             if allowed and value not in allowed:
                 names = ", ".join(t.NAME for t in allowed)
@@ -380,8 +380,14 @@ class OperationBuilder:
                         return Shape.fromIterable(dims)
                     except IllegalArgumentError as e:
                         raise self._error(f"attribute {name!r}: {e}") from None
+            unknown = (
+                "; an unknown dimension is -1, as in Shape.of(-1, 3) (TF Python's None)"
+                if isinstance(value, (list, tuple)) and None in value
+                else ""
+            )
             raise self._typeError(
                 f"attribute {name!r} must be a Shape or a sequence of int sizes, got {value!r}"
+                + unknown
             )
         if kind == "tensor":
             if not isinstance(value, np.ndarray):
@@ -460,7 +466,7 @@ def _signature(opdef: OpDef) -> _Signature:
     return found
 
 
-def _dataTypeHint(value: object) -> str:
+def dataTypeHint(value: object) -> str:
     """``; give TFloat32``: the tfops data type for a numpy or Python dtype given in its place."""
     if value is None or isinstance(value, (bool, int, float)):
         return ""

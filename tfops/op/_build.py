@@ -9,7 +9,7 @@ from typing import Any, TypeAlias, Union
 import numpy as np
 
 from scope import Scope
-from tfops.builder import OperationBuilder
+from tfops.builder import OperationBuilder, dataTypeHint
 from tfops.errors import DataTypeError, IllegalArgumentError
 from tfops.graph import Graph
 from tfops.opdef import NO_DEFAULT, OpDef, lookupOp
@@ -383,7 +383,10 @@ def _convertTensorAttrs(opdef: OpDef, attrs: dict[str, object], site: str) -> No
         if a.kind == "tensor" and a.name in attrs:
             given = attrs.get(a.typeAttr) if a.typeAttr else None
             if given is not None and not (isinstance(given, type) and issubclass(given, TType)):
-                raise DataTypeError(f"{opType}: {given!r} is not a data type (e.g. TFloat32)")
+                raise DataTypeError(
+                    f"{opType} (created at {site}): {given!r} is not a data type (e.g. "
+                    f"TFloat32){dataTypeHint(given)}"
+                )
             what = f"{opType} {a.param or a.name} (created at {site})"
             arr, dtype = toTensor(attrs[a.name], given, what=what)
             attrs[a.name] = arr
