@@ -118,7 +118,8 @@ def _camel(name: str) -> str:
 
 def _groups() -> dict[str, type]:
     """Each facade group's class by its prefix: ``""`` for ``Ops``, ``"math"`` for ``MathOps``."""
-    from tfops import ops  # the facade imports this module: import it only on the error path
+    # the facade imports this module, so it is imported here, on the error path only
+    from tfops import ops
 
     found: dict[str, type] = {"": ops.Ops}
     for name in ops.__all__:
