@@ -13,7 +13,7 @@ from tfops.opdef import NO_DEFAULT, InferContext, InputDef, OpDef, lookupOp
 from tfops.operation import Operation, userSite
 from tfops.output import Output
 from tfops.shape import Shape
-from tfops.types import TType
+from tfops.types import TType, dataTypeOf
 
 if TYPE_CHECKING:
     from tfops.graph import Graph
@@ -329,7 +329,9 @@ class OperationBuilder:
                 raise self._typeError(
                     f"input '{spec.name}' has data type {dtype.NAME} (from "
                     f"'{out.name()}') but {typeAttr} is {bound.NAME}; "
-                    "inputs of one type attribute must have the same data type"
+                    "inputs of one type attribute must have the same data type; cast it with "
+                    f"tf.dtypes.cast({spec.name}, {bound.__name__}) (a numpy value: "
+                    f"np.asarray(v, np.{bound.DTYPE}))"
                 )
             attrs[typeAttr] = dtype
 
@@ -344,6 +346,7 @@ class OperationBuilder:
             ):
                 raise self._typeError(
                     f"attribute {name!r} must be a data type (such as TFloat32), got {value!r}"
+                    + dataTypeHint(value)
                 )
             if allowed and value not in allowed:
                 names = ", ".join(t.NAME for t in allowed)
@@ -382,8 +385,14 @@ class OperationBuilder:
                         return Shape.fromIterable(dims)
                     except IllegalArgumentError as e:
                         raise self._error(f"attribute {name!r}: {e}") from None
+            unknown = (
+                "; an unknown dimension is -1, as in Shape.of(-1, 3) (TF Python's None)"
+                if isinstance(value, (list, tuple)) and None in value
+                else ""
+            )
             raise self._typeError(
                 f"attribute {name!r} must be a Shape or a sequence of int sizes, got {value!r}"
+                + unknown
             )
         if kind == "tensor":
             if not isinstance(value, np.ndarray):
@@ -468,3 +477,14 @@ def _controlsOf(graph: Graph, scope: Scope) -> list[Operation]:
     if scope._isInit:
         return list(scope._controls)
     return [c for c in scope._controls if c not in graph._initializers]
+
+
+def dataTypeHint(value: object) -> str:
+    """``; give TFloat32``: the tfops data type for a numpy or Python dtype given in its place."""
+    if value is None or isinstance(value, (bool, int, float)):
+        return ""
+    try:
+        found = dataTypeOf(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return ""
+    return f"; give {found.__name__} (from tfops.types), the data type of numpy's {found.DTYPE}"

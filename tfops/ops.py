@@ -5,12 +5,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import Generic, TypeVar, cast, final, overload
+from typing import TYPE_CHECKING, Generic, TypeVar, cast, final, overload
 
 import numpy as np
 
 from scope import ExecutionEnvironment, HasOp, Scope
 from tfops import shape as _shape
+from tfops._hints import missingMethod, teachKeywords
 from tfops.composite.array import Ones, Zeros
 from tfops.composite.indices import Index, StridedSliceHelper
 from tfops.composite.mask import BooleanMask, BooleanMaskUpdate
@@ -273,6 +274,11 @@ class MathOps:
 
     def __init__(self, scope: Scope) -> None:
         self._scope = scope
+
+    if not TYPE_CHECKING:
+
+        def __getattr__(self, name: str) -> object:
+            raise missingMethod(self, "math", name)
 
     def invertPermutation(self, x: Operand[TI] | TensorValue) -> InvertPermutation[TI]:
         """Computes the inverse permutation of a tensor.
@@ -1378,6 +1384,11 @@ class BitwiseOps:
     def __init__(self, scope: Scope) -> None:
         self._scope = scope
 
+    if not TYPE_CHECKING:
+
+        def __getattr__(self, name: str) -> object:
+            raise missingMethod(self, "bitwise", name)
+
     def bitwiseAnd(
         self, x: Operand[TI] | TensorValue, y: Operand[TI] | TensorValue
     ) -> BitwiseAnd[TI]:
@@ -1434,6 +1445,11 @@ class DtypesOps:
     def __init__(self, scope: Scope) -> None:
         self._scope = scope
 
+    if not TYPE_CHECKING:
+
+        def __getattr__(self, name: str) -> object:
+            raise missingMethod(self, "dtypes", name)
+
     def cast(
         self,
         x: Operand[TType] | TensorValue,
@@ -1467,6 +1483,11 @@ class LinalgOps:
 
     def __init__(self, scope: Scope) -> None:
         self._scope = scope
+
+    if not TYPE_CHECKING:
+
+        def __getattr__(self, name: str) -> object:
+            raise missingMethod(self, "linalg", name)
 
     def transpose(
         self, x: Operand[T] | TensorValue, perm: Operand[TIntegral] | TensorValue
@@ -1775,6 +1796,11 @@ class NnOps:
 
     def __init__(self, scope: Scope) -> None:
         self._scope = scope
+
+    if not TYPE_CHECKING:
+
+        def __getattr__(self, name: str) -> object:
+            raise missingMethod(self, "nn", name)
 
     def relu(self, features: Operand[TN] | TensorValue) -> Relu[TN]:
         """Computes rectified linear: `max(features, 0)`.
@@ -2788,6 +2814,11 @@ class RandomOps:
     def __init__(self, scope: Scope) -> None:
         self._scope = scope
 
+    if not TYPE_CHECKING:
+
+        def __getattr__(self, name: str) -> object:
+            raise missingMethod(self, "random", name)
+
     def randomUniform(
         self,
         shape: Operand[TIntegral] | TensorValue,
@@ -3086,6 +3117,11 @@ class TrainOps:
     def __init__(self, scope: Scope) -> None:
         self._scope = scope
 
+    if not TYPE_CHECKING:
+
+        def __getattr__(self, name: str) -> object:
+            raise missingMethod(self, "train", name)
+
     def applyGradientDescent(
         self,
         var: Operand[TF] | TensorValue,
@@ -3349,6 +3385,11 @@ class ShapeOps:
 
     def __init__(self, scope: Scope) -> None:
         self._scope = scope
+
+    if not TYPE_CHECKING:
+
+        def __getattr__(self, name: str) -> object:
+            raise missingMethod(self, "shape", name)
 
     @overload
     def __call__(self, input: Operand[TType] | TensorValue) -> Shape[TInt32]: ...
@@ -3707,6 +3748,11 @@ class Ops:
     def scope(self) -> Scope:
         """Returns the current scope."""
         return self._scope
+
+    if not TYPE_CHECKING:
+
+        def __getattr__(self, name: str) -> object:
+            raise missingMethod(self, "", name)
 
     def withSubScope(self, childScopeName: str) -> Ops:
         """Returns an API that builds operations under a new sub-scope.
@@ -5058,6 +5104,9 @@ class Ops:
         return Ones.create(self._scope, dims, type)
 
     @overload
+    def variable(self, init: _shape.Shape, dtype: type[T]) -> Variable[T]: ...
+
+    @overload
     def variable(self, init: Operand[T]) -> Variable[T]: ...
 
     @overload
@@ -5102,19 +5151,40 @@ class Ops:
     @overload
     def variable(self, init: TensorValue) -> Variable[TType]: ...
 
-    def variable(self, init: Operand[TType] | TensorValue) -> Variable[TType]:
-        """Creates a variable initialized to ``init`` (Java's ``Ops.variable(init)``).
+    def variable(
+        self, init: Operand[TType] | TensorValue | _shape.Shape, dtype: type[TType] | None = None
+    ) -> Variable[TType]:
+        """Creates a variable initialized to ``init`` (Java's ``Ops.variable(init)``), or of a
+        shape and data type, without an initializer (Java's ``Ops.variable(shape, dtype)``).
 
         The variable and its initializer are built in the init scope: a session runs the
         initializer before its next run (``Session(graph, autoInit=False)``: at
         ``session.initialize()``). The variable has the data type a constant of ``init`` has.
+        A variable made from a shape and data type has no value until an ``assign`` runs.
 
         Args:
-            init: the initial value; its shape and data type are the variable's.
+            init: the initial value, whose shape and data type are the variable's; or, with
+                ``dtype``, the variable's ``Shape``.
+            dtype: the data type of a variable given by its shape.
 
         Returns:
             a new instance of Variable.
         """
+        if isinstance(init, _shape.Shape):
+            if dtype is None:
+                raise DataTypeError(
+                    f"tf.variable({init!r}): a variable declared by its shape needs a data "
+                    f"type too: tf.variable({init!r}, TFloat32); for a variable initialized to "
+                    "the shape's dimensions, give tf.constant(shape)"
+                )
+            return Variable.create(self._scope, init, dtype)
+        if dtype is not None:
+            raise DataTypeError(
+                f"tf.variable(init, dtype): {init!r} is not a Shape; a variable takes its "
+                "data type from its initial value (tf.variable(init)), or is declared by shape "
+                "and data type (tf.variable(Shape.of(2, 3), TFloat32)); to change init's data "
+                "type, cast it: tf.variable(tf.dtypes.cast(init, TFloat32))"
+            )
         return variableWithInit(self._scope, init)
 
     def init(self) -> NoOp:
@@ -5147,3 +5217,9 @@ class Ops:
             a new instance of Gradients.
         """
         return Gradients.create(self._scope, y, x, *options)
+
+
+if not TYPE_CHECKING:
+    teachKeywords(
+        Ops, MathOps, BitwiseOps, DtypesOps, LinalgOps, NnOps, RandomOps, TrainOps, ShapeOps
+    )

@@ -6,6 +6,7 @@ The session checks what a request names and feeds, then hands the request to its
 
 from __future__ import annotations
 
+import difflib
 import threading
 from collections.abc import Iterator, Sequence
 from types import TracebackType
@@ -27,7 +28,7 @@ from tfops.errors import (
 )
 from tfops.graph import Graph
 from tfops.op._build import toTensor
-from tfops.operation import Operation
+from tfops.operation import Operation, userSite
 from tfops.output import Operand, Output
 from tfops.types import TType
 
@@ -269,7 +270,7 @@ class Runner:
         if isinstance(target, str):
             op = self._graph.operation(target.split(":")[0])
             if op is None:
-                raise IllegalArgumentError(f"no operation named '{target}' in the graph")
+                raise IllegalArgumentError(_noSuchOp(self._graph, target.split(":")[0]))
         elif isinstance(target, Operation):
             op = target
         else:
@@ -316,11 +317,11 @@ class Runner:
             name, index = _parseName(operand)
             op = self._graph.operation(name)
             if op is None:
-                raise IllegalArgumentError(f"no operation named '{name}' in the graph")
+                raise IllegalArgumentError(_noSuchOp(self._graph, name))
             return op.output(index)
         asOutput = getattr(operand, "asOutput", None)
         if asOutput is None:
-            raise IllegalArgumentError(f"{operand!r} is neither an Operand nor a name")
+            raise IllegalArgumentError(_notAnOperand(operand))
         out = asOutput()
         if not isinstance(out, Output):
             raise DataTypeError(
@@ -386,7 +387,9 @@ class Runner:
             if not np.can_cast(arr.dtype, dtype, casting="same_kind"):
                 raise InvalidArgumentError(
                     op, f"cannot feed a value of dtype {arr.dtype} to '{out.name()}' of data "
-                    f"type {out.dataType().NAME}"
+                    f"type {out.dataType().NAME} (fed at {userSite()}); convert the value "
+                    f"(np.asarray(value, np.{dtype})), or give '{op.name()}' the value's data "
+                    f"type and convert in the graph with tf.dtypes.cast"
                 )
             arr = arr.astype(dtype)
         return arr
@@ -426,6 +429,11 @@ class Result(Sequence[Array]):
     def __getitem__(self, index: slice) -> list[Array]: ...
 
     def __getitem__(self, index: int | slice) -> Array | list[Array]:
+        if not isinstance(index, (int, slice)) and not isinstance(index, np.integer):
+            raise DataTypeError(
+                f"result[{index!r}] (at {userSite()}): a Result is indexed by fetch position; "
+                "get a value by operand or name with result.get(operand) or result.get('op:0')"
+            )
         return self._values[index]
 
     def __len__(self) -> int:
@@ -465,3 +473,41 @@ class Result(Sequence[Array]):
 
     def __repr__(self) -> str:
         return f"Result({', '.join(f.name() for f in self._fetches)})"
+
+
+def _noSuchOp(graph: Graph, name: str) -> str:
+    """No op ``name`` in ``graph``: the names closest to it, where the user asked."""
+    names = [op.name() for op in graph.operations()]
+    close = difflib.get_close_matches(name, names, n=5, cutoff=0.6)
+    hint = (
+        f"; did you mean {', '.join(repr(n) for n in close)}?"
+        if close
+        else "; op names are the scope's (tf.withName('x') names the next op 'x'), listed by "
+        "graph.operations()"
+    )
+    return f"no operation named '{name}' in the graph (at {userSite()}){hint}"
+
+
+def _notAnOperand(value: object) -> str:
+    """What to say when something neither an operand nor a name is fed or fetched."""
+    if value is None:
+        return (
+            f"None is not an operand (at {userSite()}): a gradient is None when the x it is for "
+            "does not reach y (no path, or every path blocked by StopGradient, an integer data "
+            "type or an op without gradient); ask for zeros instead with the option "
+            "Gradients.unconnectedGradients(\"zero\") (tf.gradients(y, xs, "
+            "Gradients.unconnectedGradients(\"zero\"))), or check dy(i) is not None before "
+            "using it"
+        )
+    optionOf = type(value).__qualname__
+    if optionOf.endswith(".Options"):
+        op = optionOf.rsplit(".", 1)[0]
+        return (
+            f"{value!r} is an option of {op}, not an operand (at {userSite()}): options are "
+            f"passed to the op when it is created, as in tf.<op>(inputs..., {op}.<option>(v)); "
+            "calling an option on an op that exists does not change it"
+        )
+    return (
+        f"{value!r} is neither an Operand nor a name (at {userSite()}): give an op, an Output, "
+        "or an output's name ('op' or 'op:0')"
+    )

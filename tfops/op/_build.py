@@ -9,7 +9,7 @@ from typing import Any, TypeAlias, Union
 import numpy as np
 
 from scope import Scope
-from tfops.builder import OperationBuilder
+from tfops.builder import OperationBuilder, dataTypeHint
 from tfops.errors import DataTypeError, IllegalArgumentError
 from tfops.graph import Graph
 from tfops.opdef import NO_DEFAULT, OpDef, lookupOp
@@ -135,7 +135,20 @@ def _asOutput(
     asOutput = getattr(value, "asOutput", None)
     if asOutput is not None:
         return _checkedOutput(value, asOutput(), what)
-    if isinstance(value, (Operation, str)) or value is None:
+    if value is None:
+        raise DataTypeError(
+            f"{what}: None is not an Operand or a tensor value (at {userSite()}); if it is a "
+            "gradient (dy(i)), the x it is for does not reach y: pass "
+            "Gradients.unconnectedGradients(\"zero\") to tf.gradients for zeros instead"
+        )
+    if type(value).__qualname__.endswith(".Options"):
+        owner = type(value).__qualname__.rsplit(".", 1)[0]
+        raise DataTypeError(
+            f"{what}: {value!r} is an option of {owner}, not an operand (at {userSite()}); "
+            f"pass options when the op is created: tf.<op>(inputs..., {owner}.<option>(v)), "
+            "not chained on the op afterwards"
+        )
+    if isinstance(value, (Operation, str)):
         raise DataTypeError(f"{what}: {value!r} is not an Operand or a tensor value")
     if isinstance(value, (np.ndarray, np.generic)):
         preferred = None  # numpy values keep their dtype
@@ -294,8 +307,8 @@ def _applyOptions(opdef: OpDef, options: Sequence[object], attrs: dict[str, obje
     """Sets the attributes that Java-style option objects carry (fields named as the options)."""
     opType = opdef.type
     for option in options:
-        if not hasattr(option, "__attrs_attrs__"):
-            raise DataTypeError(f"{opType}: {option!r} is not an option of {opType}")
+        if isinstance(option, Shape) or not hasattr(option, "__attrs_attrs__"):
+            raise DataTypeError(_notAnOption(opdef, option))
         for attribute in option.__attrs_attrs__:
             field, value = attribute.name, getattr(option, attribute.name)
             if value is None:
@@ -312,6 +325,23 @@ def _applyOptions(opdef: OpDef, options: Sequence[object], attrs: dict[str, obje
                 f"not of {opType}; give {cls}'s own options ({cls}.Options, made by {cls}'s "
                 "option methods)"
             )
+
+
+def _notAnOption(opdef: OpDef, option: object) -> str:
+    """Something given where options go, and the option method that takes it."""
+    cls = opdef.className or opdef.type
+    known = [a.option for a in opdef.attrs if a.option]
+    taking = ""
+    if isinstance(option, Shape):
+        taking = next((o for o in known if o.lower().endswith("shape")), "")
+    what = (
+        f"{opdef.type}: {option!r} is not an option of {opdef.type} (at {userSite()}), but is "
+        "given where options go (after the inputs and parameters)"
+    )
+    if taking:
+        return f"{what}; give it as the option {cls}.{taking}({option!r})"
+    options = ", ".join(f"{cls}.{o}(...)" for o in known) or "none"
+    return f"{what}; options are made by {cls}'s option methods ({options})"
 
 
 _REQUIRED_TYPES: dict[str, frozenset[str]] = {}
@@ -353,7 +383,10 @@ def _convertTensorAttrs(opdef: OpDef, attrs: dict[str, object], site: str) -> No
         if a.kind == "tensor" and a.name in attrs:
             given = attrs.get(a.typeAttr) if a.typeAttr else None
             if given is not None and not (isinstance(given, type) and issubclass(given, TType)):
-                raise DataTypeError(f"{opType}: {given!r} is not a data type (e.g. TFloat32)")
+                raise DataTypeError(
+                    f"{opType} (created at {site}): {given!r} is not a data type (e.g. "
+                    f"TFloat32){dataTypeHint(given)}"
+                )
             what = f"{opType} {a.param or a.name} (created at {site})"
             arr, dtype = toTensor(attrs[a.name], given, what=what)
             attrs[a.name] = arr

@@ -307,18 +307,36 @@ def renderClass(op: _Op) -> str:
     return "".join(out)
 
 
+_SHADOWING = frozenset({"Shape", "Graph", "Operation", "Output", "Operand", "Session", "Ops"})
+"""Names of ``tfops``'s own classes: an op class so named stays out of its module's
+``__all__``, so that ``from tfops.op.core import *`` after ``from tfops import Shape`` does not
+replace ``tfops.Shape`` by the ``Shape`` op."""
+
+
 def renderGroup(group: str, ops: list[_Op]) -> str:
     """The text of ``tfops/op/<group>.py``, before :func:`formatSources`."""
     aliases = [(alias, op.cls) for op in ops for _, alias in op.aliases]
     names = [op.cls for op in ops] + [alias for alias, _ in aliases]
     names += ["Gradients"] if group in _EXTRA_IMPORTS else []
+    hidden = [n for n in names if n in _SHADOWING]
+    names = [n for n in names if n not in _SHADOWING]
     doc = (
         f'"""The {group} ops.\n\n'
         + _wrap(", ".join(op.cls for op in ops) + ".", "")
         + "\n\nEach class wraps one operation type; ``create`` adds a new operation to a "
         "scope's graph.\nThe examples assume ``import numpy as np``, ``from tfops import Graph, "
         "Ops, Session,\nShape`` and ``from tfops.types import *``.\n"
-        '"""\n\n'
+        + (
+            f"\n{', '.join(f'``{n}``' for n in hidden)} (the op) "
+            f"{'is' if len(hidden) == 1 else 'are'} left out of ``__all__``, so that "
+            "``from tfops.op."
+            f"{group} import *`` keeps\n``tfops.{hidden[0]}``: import "
+            f"{'it' if len(hidden) == 1 else 'them'} by name, or use the facade "
+            f"(``tf.{hidden[0][:1].lower() + hidden[0][1:]}(x)``).\n"
+            if hidden
+            else ""
+        )
+        + '"""\n\n'
     )
     body = "\n\n".join(renderClass(op) for op in ops)
     extra = "from tfops.op._gradients_op import Gradients\n" if group in _EXTRA_IMPORTS else ""
@@ -326,5 +344,15 @@ def renderGroup(group: str, ops: list[_Op]) -> str:
         body += (
             "\n\n# TF Java's second names of these classes (the same op type, one class)\n"
             + "".join(f"{alias} = {cls}\n" for alias, cls in aliases)
+        )
+    withOptions = [op.cls for op in ops if op.options]
+    if withOptions:
+        # an option called on an op already built (tf.max(x, 0).keepDims(True), as Java
+        # builders chain) is an error saying to pass it to create; type checkers see the
+        # static methods as written
+        extra += "from typing import TYPE_CHECKING\nfrom tfops._hints import optionsOnClassOnly\n"
+        body += (
+            "\n\nif not TYPE_CHECKING:\n"
+            f"    optionsOnClassOnly({', '.join(withOptions)})\n"
         )
     return HEADER + doc + IMPORTS + extra + "\n" + _all(names) + "\n\n" + body

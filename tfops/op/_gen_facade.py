@@ -20,7 +20,13 @@ HANDWRITTEN_FACADE = frozenset({"variable"})
 def _variableFacade() -> str:
     """Java's ``Ops.variable(init)``: typed by overloads on the initial value, as constants."""
     deco = "    @overload\n"
-    out = [deco + _def("variable", "self, init: Operand[T]", "Variable[T]", "    ", stub=True)]
+    out = [
+        deco
+        + _def(
+            "variable", "self, init: _shape.Shape, dtype: type[T]", "Variable[T]", "    ", stub=True
+        ),
+        deco + _def("variable", "self, init: Operand[T]", "Variable[T]", "    ", stub=True),
+    ]
     for annotation, dtype in _VALUE_TYPES:
         ignore = _OVERLAP if annotation.split(" | ")[0] in _OVERLAPPING else ""
         out.append(
@@ -38,19 +44,40 @@ def _variableFacade() -> str:
         "\n"
         + "\n".join(out)
         + '''
-    def variable(self, init: Operand[TType] | TensorValue) -> Variable[TType]:
-        """Creates a variable initialized to ``init`` (Java's ``Ops.variable(init)``).
+    def variable(
+        self, init: Operand[TType] | TensorValue | _shape.Shape, dtype: type[TType] | None = None
+    ) -> Variable[TType]:
+        """Creates a variable initialized to ``init`` (Java's ``Ops.variable(init)``), or of a
+        shape and data type, without an initializer (Java's ``Ops.variable(shape, dtype)``).
 
         The variable and its initializer are built in the init scope: a session runs the
         initializer before its next run (``Session(graph, autoInit=False)``: at
         ``session.initialize()``). The variable has the data type a constant of ``init`` has.
+        A variable made from a shape and data type has no value until an ``assign`` runs.
 
         Args:
-            init: the initial value; its shape and data type are the variable's.
+            init: the initial value, whose shape and data type are the variable's; or, with
+                ``dtype``, the variable's ``Shape``.
+            dtype: the data type of a variable given by its shape.
 
         Returns:
             a new instance of Variable.
         """
+        if isinstance(init, _shape.Shape):
+            if dtype is None:
+                raise DataTypeError(
+                    f"tf.variable({init!r}): a variable declared by its shape needs a data "
+                    f"type too: tf.variable({init!r}, TFloat32); for a variable initialized to "
+                    "the shape's dimensions, give tf.constant(shape)"
+                )
+            return Variable.create(self._scope, init, dtype)
+        if dtype is not None:
+            raise DataTypeError(
+                f"tf.variable(init, dtype): {init!r} is not a Shape; a variable takes its "
+                "data type from its initial value (tf.variable(init)), or is declared by shape "
+                "and data type (tf.variable(Shape.of(2, 3), TFloat32)); to change init's data "
+                "type, cast it: tf.variable(tf.dtypes.cast(init, TFloat32))"
+            )
         return variableWithInit(self._scope, init)
 '''
     )
@@ -88,6 +115,17 @@ _EXTRA_FACADE = '''
         """
         return Gradients.create(self._scope, y, x, *options)
 '''
+
+
+def _getattrMethod(group: str) -> str:
+    """A ``__getattr__`` that names the tfops method for a TF Python, JAX or PyTorch name
+    (``tf.reduce_sum`` -> ``tf.sum``); hidden from type checkers, for which an unknown name
+    stays an error."""
+    return (
+        "\n    if not TYPE_CHECKING:\n\n"
+        "        def __getattr__(self, name: str) -> object:\n"
+        f"            raise missingMethod(self, {group!r}, name)\n"
+    )
 
 
 def _callable(byGroup: dict[str, list[_Op]], group: str) -> list[_Op]:
@@ -212,6 +250,7 @@ def renderFacade(byGroup: dict[str, list[_Op]], endpoints: list[Endpoint]) -> st
             '    """\n\n'
             '    __slots__ = ("_scope",)\n\n'
             "    def __init__(self, scope: Scope) -> None:\n        self._scope = scope\n"
+            + _getattrMethod(g)
         )
         for op in _callable(byGroup, g):  # tf.shape(x) beside tf.shape.flatten(x)
             out.append("\n" + _facadeMethod(op, "__call__"))
@@ -221,7 +260,8 @@ def renderFacade(byGroup: dict[str, list[_Op]], endpoints: list[Endpoint]) -> st
     if any(_callable(byGroup, g) for g in groups):
         out.append(CALLABLE_GROUP)
     out.append(
-        _OPS_CLASS.replace("{SLOTS}", "".join(f', "_{g}"' for g in groups))
+        _OPS_CLASS.replace("{GETATTR}", _getattrMethod(""))
+        .replace("{SLOTS}", "".join(f', "_{g}"' for g in groups))
         .replace(
             "{NONES}",
             "".join(f"        self._{g}: {g.capitalize()}Ops | None = None\n" for g in groups),
@@ -263,6 +303,8 @@ def renderFacade(byGroup: dict[str, list[_Op]], endpoints: list[Endpoint]) -> st
     imports = (
         IMPORTS
         + "from tfops.errors import DataTypeError\n"
+        + "from tfops._hints import missingMethod, teachKeywords\n"
+        + "from typing import TYPE_CHECKING\n"
         + "from tfops.op._gradients_op import Gradients\n"
         + "from tfops.op._variables import initOp, variableWithInit\n"
         + "from typing import Generic, TypeVar, cast\n"
@@ -271,6 +313,12 @@ def renderFacade(byGroup: dict[str, list[_Op]], endpoints: list[Endpoint]) -> st
         + imports
     )
     imports += endpointImports(endpoints, _importedNames(imports))
+    # a keyword the method does not take (keepdims=True): an error naming the option; hidden
+    # from type checkers, which reject such a call by themselves
+    body += (
+        "\n\nif not TYPE_CHECKING:\n"
+        f"    teachKeywords(Ops, {', '.join(f'{g.capitalize()}Ops' for g in groups)})\n"
+    )
     return (
         HEADER
         + '"""The ``Ops`` facade: one method per op, grouped as TensorFlow Java\'s ``Ops``."""\n\n'
@@ -330,7 +378,7 @@ class Ops:
     def scope(self) -> Scope:
         \"\"\"Returns the current scope.\"\"\"
         return self._scope
-
+{GETATTR}
     def withSubScope(self, childScopeName: str) -> Ops:
         \"\"\"Returns an API that builds operations under a new sub-scope.
 

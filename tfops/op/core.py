@@ -12,18 +12,22 @@ AssignAdd, AssignSub, NoOp.
 Each class wraps one operation type; ``create`` adds a new operation to a scope's graph.
 The examples assume ``import numpy as np``, ``from tfops import Graph, Ops, Session,
 Shape`` and ``from tfops.types import *``.
+
+``Shape`` (the op) is left out of ``__all__``, so that ``from tfops.op.core import *`` keeps
+``tfops.Shape``: import it by name, or use the facade (``tf.shape(x)``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import Final, Generic, cast, final, overload
+from typing import TYPE_CHECKING, Final, Generic, cast, final, overload
 
 import numpy as np
 from attrs import frozen
 
 from scope import Scope
 from tfops import shape as _shape
+from tfops._hints import optionsOnClassOnly
 from tfops._operators import Operators
 from tfops.op._build import build
 from tfops.op._gradients_op import Gradients
@@ -82,7 +86,6 @@ __all__ = [
     "Slice",
     "StridedSlice",
     "StridedSliceGrad",
-    "Shape",
     "Reshape",
     "ExpandDims",
     "BroadcastTo",
@@ -3909,3 +3912,33 @@ ReduceSum = Sum
 ReduceProd = Prod
 ReduceAll = All
 ReduceAny = Any
+
+
+if not TYPE_CHECKING:
+    optionsOnClassOnly(
+        OneHot,
+        AssertThat,
+        Placeholder,
+        Max,
+        Min,
+        Sum,
+        Prod,
+        All,
+        Any,
+        Size,
+        Squeeze,
+        GatherNd,
+        ScatterNd,
+        TensorScatterNdUpdate,
+        TensorScatterNdAdd,
+        SetDiff1d,
+        Gather,
+        Stack,
+        Unstack,
+        StridedSlice,
+        StridedSliceGrad,
+        Shape,
+        Assign,
+        AssignAdd,
+        AssignSub,
+    )

@@ -11,11 +11,12 @@ Shape`` and ``from tfops.types import *``.
 
 from __future__ import annotations
 
-from typing import Final, Generic, cast, final
+from typing import TYPE_CHECKING, Final, Generic, cast, final
 
 from attrs import frozen
 
 from scope import Scope
+from tfops._hints import optionsOnClassOnly
 from tfops._operators import Operators
 from tfops.op._build import build
 from tfops.op._typevars import T, T_co
@@ -102,3 +103,7 @@ class Cast(PrimitiveOp, Operators[T_co], Generic[T_co]):
     def asOutput(self) -> Output[T_co]:
         """Returns the symbolic handle of the tensor."""
         return self._y
+
+
+if not TYPE_CHECKING:
+    optionsOnClassOnly(Cast)

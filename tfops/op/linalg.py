@@ -13,11 +13,12 @@ Shape`` and ``from tfops.types import *``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final, Generic, cast, final
+from typing import TYPE_CHECKING, Final, Generic, cast, final
 
 from attrs import frozen
 
 from scope import Scope
+from tfops._hints import optionsOnClassOnly
 from tfops._operators import Operators
 from tfops.op._build import build
 from tfops.op._typevars import TF, TN, T, T_co, TF_co, TN_co
@@ -1191,3 +1192,18 @@ class EuclideanNorm(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     def asOutput(self) -> Output[TN_co]:
         """Returns the symbolic handle of the tensor."""
         return self._output
+
+
+if not TYPE_CHECKING:
+    optionsOnClassOnly(
+        MatMul,
+        BatchMatMul,
+        Inv,
+        Solve,
+        TriangularSolve,
+        Qr,
+        MatrixDiagV3,
+        MatrixDiagPartV3,
+        MatrixSetDiag,
+        EuclideanNorm,
+    )

@@ -19,11 +19,12 @@ Shape`` and ``from tfops.types import *``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final, Generic, cast, final, overload
+from typing import TYPE_CHECKING, Final, Generic, cast, final, overload
 
 from attrs import frozen
 
 from scope import Scope
+from tfops._hints import optionsOnClassOnly
 from tfops._operators import Operators
 from tfops.op._build import build
 from tfops.op._typevars import TF, TI, TN, TF_co, TI_co, TN_co
@@ -4313,3 +4314,7 @@ class LogicalNot(PrimitiveOp, Operators[TBool]):
     def asOutput(self) -> Output[TBool]:
         """Returns the symbolic handle of the tensor."""
         return self._y
+
+
+if not TYPE_CHECKING:
+    optionsOnClassOnly(Mean, ArgMax, ArgMin, Cumsum, NotEqual, Cumprod)

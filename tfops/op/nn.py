@@ -17,11 +17,12 @@ Shape`` and ``from tfops.types import *``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final, Generic, cast, final
+from typing import TYPE_CHECKING, Final, Generic, cast, final
 
 from attrs import frozen
 
 from scope import Scope
+from tfops._hints import optionsOnClassOnly
 from tfops._operators import Operators
 from tfops.op._build import build
 from tfops.op._typevars import TF, TN, TF_co, TN_co
@@ -3325,3 +3326,28 @@ class InTopK(PrimitiveOp, Operators[TBool]):
     def asOutput(self) -> Output[TBool]:
         """Returns the symbolic handle of the tensor."""
         return self._precision
+
+
+if not TYPE_CHECKING:
+    optionsOnClassOnly(
+        BiasAdd,
+        BiasAddGrad,
+        LeakyRelu,
+        LeakyReluGrad,
+        Conv2d,
+        Conv2dBackpropInput,
+        Conv2dBackpropFilter,
+        DepthwiseConv2dNative,
+        DepthwiseConv2dNativeBackpropInput,
+        DepthwiseConv2dNativeBackpropFilter,
+        FusedBatchNorm,
+        FusedBatchNormGrad,
+        LocalResponseNormalization,
+        LocalResponseNormalizationGrad,
+        MaxPool,
+        MaxPoolGrad,
+        MaxPoolGradGrad,
+        AvgPool,
+        AvgPoolGrad,
+        TopK,
+    )

@@ -12,11 +12,12 @@ Shape`` and ``from tfops.types import *``.
 
 from __future__ import annotations
 
-from typing import Final, Generic, cast, final, overload
+from typing import TYPE_CHECKING, Final, Generic, cast, final, overload
 
 from attrs import frozen
 
 from scope import Scope
+from tfops._hints import optionsOnClassOnly
 from tfops._operators import Operators
 from tfops.op._build import build
 from tfops.op._typevars import TF, TI, T, T_co, TF_co, TI_co
@@ -948,3 +949,17 @@ class StatelessTruncatedNormal(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     def asOutput(self) -> Output[TF_co]:
         """Returns the symbolic handle of the tensor."""
         return self._output
+
+
+if not TYPE_CHECKING:
+    optionsOnClassOnly(
+        RandomUniform,
+        RandomStandardNormal,
+        TruncatedNormal,
+        RandomUniformInt,
+        RandomShuffle,
+        Multinomial,
+        StatelessRandomUniform,
+        StatelessRandomNormal,
+        StatelessTruncatedNormal,
+    )

@@ -12,11 +12,12 @@ Shape`` and ``from tfops.types import *``.
 
 from __future__ import annotations
 
-from typing import Final, Generic, cast, final
+from typing import TYPE_CHECKING, Final, Generic, cast, final
 
 from attrs import frozen
 
 from scope import Scope
+from tfops._hints import optionsOnClassOnly
 from tfops._operators import Operators
 from tfops.op._build import build
 from tfops.op._typevars import TF, TF_co
@@ -622,3 +623,14 @@ class ApplyCenteredRMSProp(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     def asOutput(self) -> Output[TF_co]:
         """Returns the symbolic handle of the tensor."""
         return self._out
+
+
+if not TYPE_CHECKING:
+    optionsOnClassOnly(
+        ApplyGradientDescent,
+        ApplyMomentum,
+        ApplyAdam,
+        ApplyAdagrad,
+        ApplyRMSProp,
+        ApplyCenteredRMSProp,
+    )
