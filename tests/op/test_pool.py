@@ -286,3 +286,39 @@ def test_badRunTimeValuesRaiseInvalidArgumentError(tf: Ops, run: Any) -> None:
     d = tf.nn.avgPoolGrad(tf.shape(x), g, K2, K2, "VALID")
     with pytest.raises(InvalidArgumentError, match="grad has shape"):
         run(d, feeds={x: image, g: np.ones((1, 3, 3, 1), np.float32)})
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.float16, np.int32, np.uint8],
+                         ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("padding", ["VALID", "SAME"])
+def test_maxPoolOfWindowsThatTileTheInputGivesTheGeneralPathsNumbers(
+    dtype: Any, padding: str
+) -> None:
+    """Windows that tile the input (LeNet's 2x2 by 2) are read in place, not copied: the maxima
+    (ties, -inf raised to the lowest value) and the gradient's first maximum are the same."""
+    from tfops.backend.numpy.kernels import nn_pool
+    from tfops.spec.nn_window import poolSizes
+
+    rng = np.random.default_rng(7)
+    for k, (oh, ow) in [(2, (2, 3)), (3, (1, 2)), (1, (2, 2))]:
+        low = 0 if dtype == np.uint8 else -3
+        x = rng.integers(low, 3, (2, oh * k, ow * k, 2)).astype(dtype)
+        if np.dtype(dtype).kind == "f":
+            x[x == -3] = -np.inf
+        window, sizes = poolSizes("MaxPoolV2", [1, k, k, 1], [1, k, k, 1], padding, "NHWC",
+                                  x.shape)
+        assert nn_pool._tiles(x, window, sizes) is not None
+        g = rng.standard_normal((2, sizes.outH, sizes.outW, 2)).astype(np.float32)
+        fast = (nn_pool._maxPool(x, window, sizes), nn_pool._maxPoolGrad(x, g, window, sizes))
+        general = _generalPath(nn_pool, x, g, window, sizes)
+        for a, b in zip(fast, general, strict=True):
+            np.testing.assert_array_equal(a, b, strict=True)
+
+
+def _generalPath(module: Any, x: Any, g: Any, window: Any, sizes: Any) -> tuple[Any, Any]:
+    tiles = module._tiles
+    module._tiles = lambda *args: None
+    try:
+        return module._maxPool(x, window, sizes), module._maxPoolGrad(x, g, window, sizes)
+    finally:
+        module._tiles = tiles

@@ -84,11 +84,30 @@ def _empty(sizes: Sizes, x: Array) -> bool:
     return 0 in (x.shape[0], x.shape[3], sizes.outH, sizes.outW)
 
 
+def _tiles(x: Array, window: Window, sizes: Sizes) -> Array | None:
+    """The windows of NHWC ``x`` as ``[batch, out_h, k_h, out_w, k_w, channels]``, a view
+    without copying, when they tile the input exactly (strides equal to the window, no
+    padding: LeNet's 2x2 pooling) and hold no NaN; else None (the general path)."""
+    kh, kw = window.kernel
+    if (window.strides != window.kernel or sizes.top or sizes.bottom or sizes.left
+            or sizes.right or sizes.outH * kh != x.shape[1] or sizes.outW * kw != x.shape[2]):
+        return None
+    if x.dtype.kind == "f" and np.isnan(x).any():
+        return None
+    n, c = x.shape[0], x.shape[3]
+    tiles: Array = np.reshape(x, (n, sizes.outH, kh, sizes.outW, kw, c))
+    return tiles
+
+
 # -- MaxPoolV2 ---------------------------------------------------------------------------------
 def _maxPool(x: Array, window: Window, sizes: Sizes) -> Array:
     n, c = x.shape[0], x.shape[3]
     if _empty(sizes, x):
         return np.zeros((n, sizes.outH, sizes.outW, c), x.dtype)
+    tiles = _tiles(x, window, sizes)
+    if tiles is not None:  # the same maxima, read in place
+        tiled: Array = np.maximum(np.max(tiles, axis=(2, 4)), lowest(x.dtype))
+        return tiled
     view = taps(x, window, sizes)
     onInput = poolTaps(window, sizes)[0][None, :, :, None, :]
     if x.dtype.kind == "f":
@@ -119,6 +138,16 @@ def _maxPoolV2(site: KernelSite) -> Kernel:
 def _maxPoolGrad(x: Array, g: Array, window: Window, sizes: Sizes) -> Array:
     if _empty(sizes, x):
         return np.zeros(x.shape, g.dtype)
+    tiles = _tiles(x, window, sizes)
+    if tiles is not None:  # each input in one window: the gradient lands in place
+        kh, kw = window.kernel
+        n, oh, _, ow, _, c = tiles.shape
+        flat = np.reshape(np.transpose(tiles, (0, 1, 3, 5, 2, 4)), (n, oh, ow, c, kh * kw))
+        first = np.argmax(flat, axis=-1)  # the first maximum in the window's row-major order
+        placed = np.zeros(flat.shape, g.dtype)
+        np.put_along_axis(placed, first[..., None], g[..., None], axis=-1)
+        back = np.transpose(np.reshape(placed, (n, oh, ow, c, kh, kw)), (0, 1, 4, 2, 5, 3))
+        return np.reshape(back, x.shape)
     view = taps(x, window, sizes)
     index = maxIndex(view, poolTaps(window, sizes)[0][None, :, :, None, :])
     parts = np.zeros(view.shape, g.dtype)
