@@ -12,6 +12,7 @@ from tfops.output import Output
 from tfops.shape import Shape
 from tfops.spec.core import constantAxes, keptDims
 from tfops.spec.grad import GradOp, Grads, notDifferentiable, registerGradient
+from tfops.spec.indexing import example
 from tfops.spec.rules import (
     ANY,
     FLOATS,
@@ -26,15 +27,6 @@ from tfops.types import TBool, TFloating, TInt32, TType
 
 if TYPE_CHECKING:
     from tfops.ops import Ops
-
-
-def _example(call: str, result: str) -> str:
-    return (
-        ">>> g = Graph(); tf = Ops.create(g)\n"
-        f">>> y = {call}\n"
-        ">>> Session(g).runner().fetch(y).run()[0].tolist()\n"
-        f"{result}"
-    )
 
 
 # -- unary ---------------------------------------------------------------------------------
@@ -66,7 +58,7 @@ _unary(
     "Computes exponential of x element-wise. (y = e^x).",
     "Overflows to ``inf`` for large inputs (above about 88 in float32, 709 in float64).",
     FLOATS,
-    _example("tf.math.exp(tf.constant([0.0, 1.0]))", "[1.0, 2.718]"),
+    example("tf.math.exp(tf.constant([0.0, 1.0]))", "[1.0, 2.718]"),
 )
 
 
@@ -80,7 +72,7 @@ _unary(
     "Computes natural logarithm of x element-wise.",
     "I.e., y = log(x); ``-inf`` at 0 and ``nan`` for negative inputs.",
     FLOATS,
-    _example("tf.math.log(tf.constant([1.0, 4.0]))", "[0.0, 1.386]"),
+    example("tf.math.log(tf.constant([1.0, 4.0]))", "[0.0, 1.386]"),
 )
 
 
@@ -94,7 +86,7 @@ _unary(
     "Computes numerical negative value element-wise.",
     "I.e., y = -x.",
     SIGNED,
-    _example("tf.math.neg(tf.constant([1, -2]))", "[-1, 2]"),
+    example("tf.math.neg(tf.constant([1, -2]))", "[-1, 2]"),
 )
 
 
@@ -108,7 +100,7 @@ _unary(
     "Computes square of x element-wise.",
     "I.e., y = x * x = x^2.",
     NUMBERS,
-    _example("tf.math.square(tf.constant([2.0, -3.0]))", "[4.0, 9.0]"),
+    example("tf.math.square(tf.constant([2.0, -3.0]))", "[4.0, 9.0]"),
 )
 
 
@@ -122,7 +114,7 @@ _unary(
     "Computes the reciprocal of x element-wise.",
     "I.e., y = 1 / x.",
     FLOATS,
-    _example("tf.math.reciprocal(tf.constant([2.0, 0.5]))", "[0.5, 2.0]"),
+    example("tf.math.reciprocal(tf.constant([2.0, 0.5]))", "[0.5, 2.0]"),
 )
 
 
@@ -173,14 +165,14 @@ _binary(
     "(float32 against float64) while ``tf.add(x, 1.0)`` is not; tfops keeps one rule for\n"
     "both sides, for every binary op.",
     NUMBERS,
-    _example("tf.math.add(tf.constant([1.0, 2.0]), 10.0)", "[11.0, 12.0]"),
+    example("tf.math.add(tf.constant([1.0, 2.0]), 10.0)", "[11.0, 12.0]"),
 )
 _binary(
     "Sub",
     "Returns x - y element-wise.",
     "Integer subtraction wraps around on overflow.",
     NUMBERS,
-    _example("tf.math.sub(tf.constant([[1, 2], [3, 4]]), tf.constant([1, 1]))",
+    example("tf.math.sub(tf.constant([[1, 2], [3, 4]]), tf.constant([1, 1]))",
              "[[0, 1], [2, 3]]"),
 )
 _binary(
@@ -188,7 +180,7 @@ _binary(
     "Returns x * y element-wise.",
     "Integer multiplication wraps around on overflow.",
     NUMBERS,
-    _example("tf.math.mul(tf.constant([1.5, 2.0]), tf.constant([2.0, 3.0]))", "[3.0, 6.0]"),
+    example("tf.math.mul(tf.constant([1.5, 2.0]), tf.constant([2.0, 3.0]))", "[3.0, 6.0]"),
 )
 
 
@@ -198,21 +190,21 @@ _binary(
     "Integer division truncates towards zero and raises ``InvalidArgumentError`` when ``y``\n"
     "has a zero; floating point division follows IEEE 754 (``inf`` or ``nan``).",
     NUMBERS,
-    _example("tf.math.div(tf.constant([7, -7]), tf.constant([2, 2]))", "[3, -3]"),
+    example("tf.math.div(tf.constant([7, -7]), tf.constant([2, 2]))", "[3, -3]"),
 )
 _binary(
     "SquaredDifference",
     "Returns conj(x - y)(x - y) element-wise.",
     "For real numbers this is (x - y)^2.",
     SIGNED,
-    _example("tf.math.squaredDifference(tf.constant([1.0, 5.0]), 2.0)", "[1.0, 9.0]"),
+    example("tf.math.squaredDifference(tf.constant([1.0, 5.0]), 2.0)", "[1.0, 9.0]"),
 )
 _binary(
     "Equal",
     "Returns the truth value of (x == y) element-wise.",
     "The result is a ``TBool`` tensor.",
     ANY,
-    _example("tf.math.equal(tf.constant([1, 2]), 2)", "[False, True]"),
+    example("tf.math.equal(tf.constant([1, 2]), 2)", "[False, True]"),
     out=TBool,
 )
 notDifferentiable("Equal")
@@ -271,7 +263,7 @@ registerOp(
         attrs=(AttrDef("T", "type", allowed=NUMBERS), AttrDef("N", "int", "number of inputs")),
         infer=_addNShape,
         elementwise=True,
-        example=_example("tf.math.addN([tf.constant([1, 2]), tf.constant([3, 4]), "
+        example=example("tf.math.addN([tf.constant([1, 2]), tf.constant([3, 4]), "
                          "tf.constant([5, 6])])", "[9, 12]"),
     )
 )
@@ -309,7 +301,7 @@ registerOp(
             AttrDef("Tidx", "type", allowed=INDEX_TYPES, default=TInt32),
         ),
         infer=reductionShape,
-        example=_example("tf.math.mean(tf.constant([[1.0, 2.0], [3.0, 5.0]]), 1)",
+        example=example("tf.math.mean(tf.constant([[1.0, 2.0], [3.0, 5.0]]), 1)",
                          "[1.5, 4.0]"),
     )
 )

@@ -5,7 +5,8 @@ TruncateMod, BitwiseAnd/Or/Xor.
 from __future__ import annotations
 
 from tfops.spec.grad import notDifferentiable
-from tfops.spec.math_trig import binaryOp, example
+from tfops.spec.indexing import example
+from tfops.spec.math_trig import binaryOp
 from tfops.spec.rules import FLOATS, NUMBERS
 from tfops.types import TInt32, TInt64, TUint8
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from tfops.spec.grad import notDifferentiable
-from tfops.spec.math_trig import example, unaryOp
+from tfops.spec.indexing import example
+from tfops.spec.math_trig import unaryOp
 from tfops.spec.rules import FLOATS
 from tfops.types import TInt32, TInt64
 

@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING
 
 from tfops.output import Operand, Output
 from tfops.spec.grad import GradOp, Grads, notDifferentiable, registerGradient
-from tfops.spec.math_trig import binaryOp, example, unaryOp
+from tfops.spec.indexing import example
+from tfops.spec.math_trig import binaryOp, unaryOp
 from tfops.spec.rules import FLOATS
 from tfops.types import TBool, TFloat32, TFloat64, TFloating
 

@@ -11,21 +11,12 @@ from typing import TYPE_CHECKING
 from tfops.opdef import AttrDef, InputDef, OpDef, OutputDef, registerOp
 from tfops.output import Output
 from tfops.spec.grad import GradOp, Grads, registerGradient
+from tfops.spec.indexing import example
 from tfops.spec.rules import FLOATS, broadcastShape, sameShape
 from tfops.types import TFloating, TType
 
 if TYPE_CHECKING:
     from tfops.ops import Ops
-
-
-def example(call: str, result: str) -> str:
-    """A doctest that builds ``call`` in a new graph and prints its value as a list."""
-    return (
-        ">>> g = Graph(); tf = Ops.create(g)\n"
-        f">>> y = {call}\n"
-        ">>> Session(g).runner().fetch(y).run()[0].tolist()\n"
-        f"{result}"
-    )
 
 
 def unaryOp(

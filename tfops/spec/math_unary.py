@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from tfops.opdef import AttrDef, InputDef, OpDef, OutputDef, registerOp
 from tfops.output import Output
 from tfops.spec.grad import GradOp, Grads, notDifferentiable, registerGradient
+from tfops.spec.indexing import example
 from tfops.spec.rules import FLOATS, NUMBERS, sameShape
 from tfops.types import TBool, TFloating, TType
 
@@ -16,15 +17,6 @@ if TYPE_CHECKING:
 
 # TensorFlow's Abs and Sign take signed numbers only.
 SIGNED: tuple[type[TType], ...] = tuple(t for t in NUMBERS if t.DTYPE.kind != "u")
-
-
-def _example(call: str, result: str) -> str:
-    return (
-        ">>> g = Graph(); tf = Ops.create(g)\n"
-        f">>> y = {call}\n"
-        ">>> Session(g).runner().fetch(y).run()[0].tolist()\n"
-        f"{result}"
-    )
 
 
 # -- elementwise ---------------------------------------------------------------------------
@@ -75,7 +67,7 @@ _unary(
     "Given a tensor ``x`` of signed numbers, returns the tensor of the absolute values of its\n"
     "elements: y = |x|. The absolute value of the most negative integer wraps around to itself.",
     SIGNED,
-    _example("tf.math.abs(tf.constant([-1.5, 0.0, 2.0]))", "[1.5, 0.0, 2.0]"),
+    example("tf.math.abs(tf.constant([-1.5, 0.0, 2.0]))", "[1.5, 0.0, 2.0]"),
 )
 
 
@@ -90,7 +82,7 @@ _unary(
     "y = sign(x) is -1 where x < 0, 0 where x == 0 and 1 where x > 0, in the type of ``x``;\n"
     "NaN stays NaN. Its gradient is zero everywhere.",
     SIGNED,
-    _example("tf.math.sign(tf.constant([-3, 0, 7]))", "[-1, 0, 1]"),
+    example("tf.math.sign(tf.constant([-3, 0, 7]))", "[-1, 0, 1]"),
 )
 
 
@@ -104,7 +96,7 @@ _unary(
     "Computes square root of x element-wise.",
     "I.e., y = sqrt(x) = x^(1/2); negative inputs give NaN.",
     FLOATS,
-    _example("tf.math.sqrt(tf.constant([4.0, 2.0]))", "[2.0, 1.414]"),
+    example("tf.math.sqrt(tf.constant([4.0, 2.0]))", "[2.0, 1.414]"),
 )
 
 
@@ -118,7 +110,7 @@ _unary(
     "Computes reciprocal of square root of x element-wise.",
     "I.e., y = 1 / sqrt(x); 0 gives ``inf`` and negative inputs give NaN.",
     FLOATS,
-    _example("tf.math.rsqrt(tf.constant([4.0, 0.25]))", "[0.5, 2.0]"),
+    example("tf.math.rsqrt(tf.constant([4.0, 0.25]))", "[0.5, 2.0]"),
 )
 
 
@@ -133,7 +125,7 @@ _unary(
     "I.e., y = e^x - 1, accurate also where x is close to 0 (where ``exp(x) - 1`` would lose\n"
     "the digits that matter).",
     FLOATS,
-    _example("tf.math.expm1(tf.constant([0.0, 1e-10, 1.0]))", "[0.0, 1e-10, 1.718]"),
+    example("tf.math.expm1(tf.constant([0.0, 1e-10, 1.0]))", "[0.0, 1e-10, 1.718]"),
 )
 
 
@@ -148,7 +140,7 @@ _unary(
     "I.e., y = log(1 + x), accurate also where x is close to 0; -1 gives ``-inf`` and values\n"
     "below -1 give NaN.",
     FLOATS,
-    _example("tf.math.log1p(tf.constant([0.0, 1e-10, 1.0]))", "[0.0, 1e-10, 0.693]"),
+    example("tf.math.log1p(tf.constant([0.0, 1e-10, 1.0]))", "[0.0, 1e-10, 0.693]"),
 )
 
 
@@ -162,7 +154,7 @@ _unary(
     "Computes hyperbolic tangent of ``x`` element-wise.",
     "y = (e^x - e^-x) / (e^x + e^-x), in (-1, 1); it saturates to -1 and 1 for large inputs.",
     FLOATS,
-    _example("tf.math.tanh(tf.constant([0.0, 1.0, -100.0]))", "[0.0, 0.762, -1.0]"),
+    example("tf.math.tanh(tf.constant([0.0, 1.0, -100.0]))", "[0.0, 0.762, -1.0]"),
 )
 
 
@@ -177,7 +169,7 @@ _unary(
     "Specifically, y = 1 / (1 + e^-x), the logistic function, in (0, 1); large negative inputs\n"
     "give 0 without overflow errors.",
     FLOATS,
-    _example("tf.math.sigmoid(tf.constant([0.0, 2.0, -1000.0]))", "[0.5, 0.881, 0.0]"),
+    example("tf.math.sigmoid(tf.constant([0.0, 2.0, -1000.0]))", "[0.5, 0.881, 0.0]"),
 )
 
 
@@ -193,7 +185,7 @@ _unary(
     "``exp(features)`` for large negative ones, computed without overflow. Its derivative is\n"
     "the sigmoid of ``features``.",
     FLOATS,
-    _example("tf.math.softplus(tf.constant([0.0, 1000.0, -1000.0]))", "[0.693, 1000.0, 0.0]"),
+    example("tf.math.softplus(tf.constant([0.0, 1000.0, -1000.0]))", "[0.693, 1000.0, 0.0]"),
     names=("features", "activations"),
 )
 
@@ -208,7 +200,7 @@ _unary(
     "Returns which elements of x are finite.",
     "True where an element is neither infinite nor NaN. Not differentiable.",
     FLOATS,
-    _example("tf.math.isFinite(tf.constant([1.0, np.inf, np.nan]))", "[True, False, False]"),
+    example("tf.math.isFinite(tf.constant([1.0, np.inf, np.nan]))", "[True, False, False]"),
     result=TBool,
 )
 _unary(
@@ -216,7 +208,7 @@ _unary(
     "Returns which elements of x are NaN.",
     "True exactly where an element is NaN (not where it is infinite). Not differentiable.",
     FLOATS,
-    _example("tf.math.isNan(tf.constant([1.0, np.inf, np.nan]))", "[False, False, True]"),
+    example("tf.math.isNan(tf.constant([1.0, np.inf, np.nan]))", "[False, False, True]"),
     result=TBool,
 )
 _unary(
@@ -224,7 +216,7 @@ _unary(
     "Returns the truth value of ``NOT x`` element-wise.",
     "``x`` must be a bool tensor; the result is its negation. Not differentiable.",
     (TBool,),
-    _example("tf.math.logicalNot(tf.constant([True, False]))", "[False, True]"),
+    example("tf.math.logicalNot(tf.constant([True, False]))", "[False, True]"),
     result=TBool,
 )
 notDifferentiable("IsFinite", "IsNan", "LogicalNot")
