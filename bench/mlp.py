@@ -30,7 +30,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -45,6 +45,7 @@ from tfops.backend import backendNames  # noqa: E402
 from tfops.examples.mlp import Mlp, loadDigits  # noqa: E402
 from tfops.framework.optimizers import Adam  # noqa: E402
 from tfops.op.core import NoOp, Variable  # noqa: E402
+from tfops.op.train import ApplyAdam  # noqa: E402
 from tfops.output import Operand, Output  # noqa: E402
 from tfops.types import TFloat32  # noqa: E402
 
@@ -69,13 +70,13 @@ def handAdam(
     b1, b2 = np.float32(beta1), np.float32(beta2)
     beta1Power = tf.variable(tf.constant(b1))
     beta2Power = tf.variable(tf.constant(b2))
-    updates = []
+    updates: list[ApplyAdam[TFloat32]] = []
     for var, grad in zip(params, grads, strict=True):
-        assert isinstance(grad, Output) and grad.dataType() is TFloat32
+        assert grad is not None
         dims = var.asOutput().shape().asArray()
         assert dims is not None
-        m = tf.variable(tf.constant(np.zeros(dims, np.float32)))
-        v = tf.variable(tf.constant(np.zeros(dims, np.float32)))
+        m = tf.variable(tf.constant(np.zeros(dims, np.float32), TFloat32))
+        v = tf.variable(tf.constant(np.zeros(dims, np.float32), TFloat32))
         updates.append(
             tf.train.applyAdam(
                 var,
@@ -87,7 +88,7 @@ def handAdam(
                 b1,
                 b2,
                 np.float32(epsilon),
-                grad,
+                cast("Output[TFloat32]", grad),
             )
         )
     after = tf.withControlDependencies(updates)
@@ -160,7 +161,7 @@ def main(argv: list[str] | None = None) -> float:
         for a, b in zip(minimize.params(), hand.params(), strict=True):
             np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
         best = {"minimize": float("inf"), "hand": float("inf")}
-        ratios = []
+        ratios: list[float] = []
         for _ in range(turns):
             turn = medians({"minimize": minimize, "hand": hand}, reps, warm=20)
             ratios.append(turn["minimize"] / turn["hand"])

@@ -64,7 +64,7 @@ def loadDigits() -> Digits:
 
 def crossEntropy(tf: Ops, logits: F32, labels: Operand[TInt64]) -> F32:
     """The loss: the mean softmax cross entropy of ``logits`` against integer ``labels``."""
-    oneHot = tf.oneHot(labels, NUM_CLASSES, np.float32(1.0), np.float32(0.0))
+    oneHot: F32 = tf.oneHot(labels, NUM_CLASSES, np.float32(1.0), np.float32(0.0))
     return tf.math.mean(tf.nn.softmaxCrossEntropyWithLogits(logits, oneHot).loss(), 0)
 
 
@@ -134,7 +134,7 @@ def train(
     from tqdm import tqdm  # type: ignore[import-untyped]
 
     rng = np.random.RandomState(seed)
-    losses = []
+    losses: list[float] = []
     bar = tqdm(range(steps), desc="training", unit="step", disable=not progress, leave=False)
     for _ in bar:
         pick = rng.choice(len(data.yTrain), batch, replace=False)
