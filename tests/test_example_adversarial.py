@@ -113,15 +113,22 @@ def test_withoutStopGradientTheGradientIsTheTotalDerivativeThroughTheGeneration(
         xAdv = l2Step(tf, inputs.x, inputGradient(tf, clean, inputs.x), inputs.eps)
 
         free = mix(tf, clean, crossEntropy(tf, mlp.logits(tf, xAdv), inputs.labels), SMALL.alpha)
-        stopped = mix(tf, clean, crossEntropy(tf, mlp.logits(tf, tf.stopGradient(xAdv)),
-                                              inputs.labels), SMALL.alpha)
+        stopped = mix(
+            tf,
+            clean,
+            crossEntropy(tf, mlp.logits(tf, tf.stopGradient(xAdv)), inputs.labels),
+            SMALL.alpha,
+        )
         gFree, gStopped = (gradientsOf(tf, y, [mlp.w1])[0] for y in (free, stopped))
         assert gFree is not None and gStopped is not None
-        session.initialize()
 
         def run(w1Shift: float) -> list[Array]:
-            runner = (session.runner().feed(inputs.x, data.xTrain)
-                      .feed(inputs.labels, data.yTrain).feed(inputs.eps, np.float64(SMALL.eps)))
+            runner = (
+                session.runner()
+                .feed(inputs.x, data.xTrain)
+                .feed(inputs.labels, data.yTrain)
+                .feed(inputs.eps, np.float64(SMALL.eps))
+            )
             w1 = np.asarray(session.runner().fetch(mlp.w1).run()[0])
             runner.feed(mlp.w1, w1 + w1Shift * direction)
             return [np.asarray(v) for v in runner.fetch(free).fetch(gFree).fetch(gStopped).run()]

@@ -27,9 +27,10 @@ from attrs import evolve, frozen
 from tfops import Graph, Ops, Session, Shape
 from tfops.backend import Backend
 from tfops.examples import addBackendOption
+from tfops.framework.optimizers import Adam
 from tfops.op.core import NoOp, Placeholder, Sum, Variable
 from tfops.output import Operand, Output
-from tfops.types import TFloat64, TInt64
+from tfops.types import TFloat64, TInt64, TType
 
 Array = np.ndarray[Any, Any]
 F64 = Operand[TFloat64]
@@ -74,8 +75,9 @@ class Mlp:
     b2: Variable[TFloat64]
 
     @staticmethod
-    def create(tf: Ops, inputs: int, hidden: int, classes: int, seed: int) -> Mlp:
-        """Glorot-uniform weights drawn from ``seed``, zero biases."""
+    def create(tf: Ops, inputs: int, hidden: int, classes: int, seed: int, prefix: str = "") -> Mlp:
+        """Glorot-uniform weights drawn from ``seed``, zero biases; the variables are named
+        ``<prefix>w1``, ``<prefix>b1``, ``<prefix>w2``, ``<prefix>b2``."""
         rng = np.random.RandomState(seed)
 
         def glorot(fanIn: int, fanOut: int) -> Array:
@@ -83,10 +85,10 @@ class Mlp:
             return rng.uniform(-limit, limit, size=(fanIn, fanOut))
 
         return Mlp(
-            tf.withName("w1").variable(tf.constant(glorot(inputs, hidden), TFloat64)),
-            tf.withName("b1").variable(tf.constant(np.zeros(hidden), TFloat64)),
-            tf.withName("w2").variable(tf.constant(glorot(hidden, classes), TFloat64)),
-            tf.withName("b2").variable(tf.constant(np.zeros(classes), TFloat64)),
+            tf.withName(f"{prefix}w1").variable(tf.constant(glorot(inputs, hidden), TFloat64)),
+            tf.withName(f"{prefix}b1").variable(tf.constant(np.zeros(hidden), TFloat64)),
+            tf.withName(f"{prefix}w2").variable(tf.constant(glorot(hidden, classes), TFloat64)),
+            tf.withName(f"{prefix}b2").variable(tf.constant(np.zeros(classes), TFloat64)),
         )
 
     def params(self) -> list[Variable[TFloat64]]:
@@ -121,8 +123,9 @@ def signStep(tf: Ops, x: F64, grad: F64, eps: F64) -> F64:
 
 def l2Step(tf: Ops, x: F64, grad: F64, eps: F64) -> F64:
     """The smooth variant (FGM): ``clip(x + eps * grad / |grad|)``, per image, L2 norm."""
-    norm = tf.math.sqrt(tf.math.add(
-        tf.sum(tf.math.square(grad), 1, Sum.keepDims(True)), np.float64(1e-30)))
+    norm = tf.math.sqrt(
+        tf.math.add(tf.sum(tf.math.square(grad), 1, Sum.keepDims(True)), np.float64(1e-30))
+    )
     return clip(tf, tf.math.add(x, tf.math.mul(eps, tf.math.div(grad, norm))))
 
 
@@ -136,35 +139,14 @@ def fgsm(tf: Ops, loss: F64, x: F64, eps: F64) -> F64:
 
 def mix(tf: Ops, clean: F64, adversarial: F64, alpha: float) -> F64:
     """``(1 - alpha) * clean + alpha * adversarial``."""
-    return tf.math.add(tf.math.mul(np.float64(1.0 - alpha), clean),
-                       tf.math.mul(np.float64(alpha), adversarial))
+    return tf.math.add(
+        tf.math.mul(np.float64(1.0 - alpha), clean), tf.math.mul(np.float64(alpha), adversarial)
+    )
 
 
-def gradientsOf(tf: Ops, y: F64, xs: Sequence[Operand[TFloat64]]) -> list[Output[TFloat64] | None]:
-    """``tf.gradients(y, xs)`` as float64 outputs, ``None`` where no gradient flows."""
-    return [cast("Output[TFloat64] | None", dy) for dy in tf.gradients(y, list(xs))]
-
-
-def adam(tf: Ops, params: Sequence[Variable[TFloat64]], grads: Sequence[Output[TFloat64] | None],
-         lr: float) -> NoOp:
-    """One Adam step on ``params``; as TensorFlow's optimizer, the beta powers are variables."""
-    beta1, beta2, epsilon = np.float64(0.9), np.float64(0.999), np.float64(1e-8)
-    beta1Power = tf.variable(tf.constant(beta1, TFloat64))
-    beta2Power = tf.variable(tf.constant(beta2, TFloat64))
-    updates = []
-    for var, grad in zip(params, grads, strict=True):
-        assert grad is not None
-        shape = var.asOutput().shape().asArray()
-        assert shape is not None
-        m = tf.variable(tf.constant(np.zeros(shape), TFloat64))
-        v = tf.variable(tf.constant(np.zeros(shape), TFloat64))
-        updates.append(tf.train.applyAdam(var, m, v, beta1Power, beta2Power, np.float64(lr),
-                                          beta1, beta2, epsilon, grad))
-    after = tf.withControlDependencies(updates)
-    return tf.withControlDependencies([
-        after.assign(beta1Power, tf.math.mul(beta1Power, beta1)),
-        after.assign(beta2Power, tf.math.mul(beta2Power, beta2)),
-    ]).noOp()
+def gradientsOf(tf: Ops, y: F64, xs: Sequence[Operand[TFloat64]]) -> list[Output[TType] | None]:
+    """``tf.gradients(y, xs)``, ``None`` where no gradient flows."""
+    return tf.gradients(y, list(xs)).dy()
 
 
 @frozen
@@ -197,22 +179,26 @@ class Inputs:
         )
 
 
-def network(tf: Ops, inputs: Inputs, name: str, alpha: float, hidden: int, seed: int,
-            lr: float) -> Network:
+def network(
+    graph: Graph, inputs: Inputs, name: str, alpha: float, hidden: int, seed: int, lr: float
+) -> Network:
     """A network under sub-scope ``name``, trained on ``mix(loss(x), loss(xAdv), alpha)``.
 
     ``xAdv`` is FGSM against this very network at ``inputs.eps``, behind ``stopGradient``;
     with ``alpha == 0`` the loss is the clean one (normal training).
     """
-    tf = tf.withSubScope(name)
-    mlp = Mlp.create(tf, 64, hidden, 10, seed)
+    # the variables at the top level, named <name>_w1...: the optimizer names its slots
+    # <variable>-m, <variable>-v, which it cannot do for a variable in a sub-scope ("normal/w1")
+    mlp = Mlp.create(Ops.create(graph), 64, hidden, 10, seed, prefix=f"{name}_")
+    tf = Ops.create(graph).withSubScope(name)
     logits = mlp.logits(tf, inputs.x)
     clean = crossEntropy(tf, logits, inputs.labels)
     xAdv = tf.withName("xAdv").stopGradient(fgsm(tf, clean, inputs.x, inputs.eps))
     advLogits = mlp.logits(tf, xAdv)
-    loss = clean if alpha == 0 else mix(tf, clean, crossEntropy(tf, advLogits, inputs.labels),
-                                        alpha)
-    step = adam(tf, mlp.params(), gradientsOf(tf, loss, mlp.params()), lr)
+    loss = (
+        clean if alpha == 0 else mix(tf, clean, crossEntropy(tf, advLogits, inputs.labels), alpha)
+    )
+    step = Adam(graph, lr, name=f"{name}_Adam").minimize(loss)
     return Network(name, mlp, logits, xAdv, advLogits, loss, step)
 
 
@@ -248,11 +234,19 @@ class Outcome:
     """(clean, adversarial) test accuracy after each epoch."""
 
 
-def accuracy(session: Session, net: Network, inputs: Inputs, x: Array, y: Array,
-             eps: float) -> tuple[float, float]:
+def accuracy(
+    session: Session, net: Network, inputs: Inputs, x: Array, y: Array, eps: float
+) -> tuple[float, float]:
     """The clean accuracy and the accuracy under FGSM at ``eps`` (against ``net`` itself)."""
-    r = (session.runner().feed(inputs.x, x).feed(inputs.labels, y)
-         .feed(inputs.eps, np.float64(eps)).fetch(net.logits).fetch(net.advLogits).run())
+    r = (
+        session.runner()
+        .feed(inputs.x, x)
+        .feed(inputs.labels, y)
+        .feed(inputs.eps, np.float64(eps))
+        .fetch(net.logits)
+        .fetch(net.advLogits)
+        .run()
+    )
     clean = float(np.mean(np.argmax(r[0], axis=1) == y))
     return clean, float(np.mean(np.argmax(r[1], axis=1) == y))
 
@@ -265,31 +259,47 @@ def experiment(config: Config, progress: bool = False) -> Outcome:
     with Graph() as g, Session(g, backend=config.backend) as session:
         tf = Ops.create(g)
         inputs = Inputs.create(tf)
-        nets = [network(tf, inputs, name, alpha, config.hidden, config.seed, config.lr)
-                for name, alpha in (("normal", 0.0), ("adversarial", config.alpha))]
-        session.initialize()
+        nets = [
+            network(g, inputs, name, alpha, config.hidden, config.seed, config.lr)
+            for name, alpha in (("normal", 0.0), ("adversarial", config.alpha))
+        ]
         rng = np.random.RandomState(config.seed)
         history: dict[str, list[tuple[float, float]]] = {net.name: [] for net in nets}
-        epochs = tqdm(range(config.epochs), desc="training", unit="epoch", delay=1.0,
-                      disable=not progress, leave=False)
+        epochs = tqdm(
+            range(config.epochs),
+            desc="training",
+            unit="epoch",
+            delay=1.0,
+            disable=not progress,
+            leave=False,
+        )
         for _ in epochs:
             order = rng.permutation(len(data.yTrain))
             for start in range(0, len(order), config.batch):
-                batch = order[start:start + config.batch]
-                runner = (session.runner().feed(inputs.x, data.xTrain[batch])
-                          .feed(inputs.labels, data.yTrain[batch])
-                          .feed(inputs.eps, np.float64(config.eps)))
+                batch = order[start : start + config.batch]
+                runner = (
+                    session.runner()
+                    .feed(inputs.x, data.xTrain[batch])
+                    .feed(inputs.labels, data.yTrain[batch])
+                    .feed(inputs.eps, np.float64(config.eps))
+                )
                 for net in nets:
                     runner.addTarget(net.step)
                 runner.run()
             for net in nets:
                 history[net.name].append(
-                    accuracy(session, net, inputs, data.xTest, data.yTest, config.eps))
+                    accuracy(session, net, inputs, data.xTest, data.yTest, config.eps)
+                )
         clean, adversarial = {}, {}
         for net in nets:
             clean[net.name], adversarial[net.name] = history[net.name][-1]
-        byEps = {net.name: [accuracy(session, net, inputs, data.xTest, data.yTest, eps)[1]
-                            for eps in config.epsGrid] for net in nets}
+        byEps = {
+            net.name: [
+                accuracy(session, net, inputs, data.xTest, data.yTest, eps)[1]
+                for eps in config.epsGrid
+            ]
+            for net in nets
+        }
     return Outcome(clean, adversarial, byEps, history)
 
 
@@ -335,10 +345,13 @@ def gradientCheck(config: Config, size: int = 64) -> list[Check]:
         params = mlp.params()
         clean = crossEntropy(tf, mlp.logits(tf, inputs.x), inputs.labels)
         grad = inputGradient(tf, clean, inputs.x)
-        feeds = {inputs.x: data.xTrain, inputs.labels: data.yTrain,
-                 inputs.eps: np.float64(config.eps)}
+        feeds = {
+            inputs.x: data.xTrain,
+            inputs.labels: data.yTrain,
+            inputs.eps: np.float64(config.eps),
+        }
 
-        def run(*fetches: Operand[TFloat64]) -> list[Array]:
+        def run(*fetches: Operand[TType]) -> list[Array]:
             runner = session.runner()
             for key, value in feeds.items():
                 runner.feed(key, value)
@@ -349,7 +362,7 @@ def gradientCheck(config: Config, size: int = 64) -> list[Check]:
         def advLoss(xAdv: F64) -> F64:
             return crossEntropy(tf, mlp.logits(tf, xAdv), inputs.labels)
 
-        def paramGradients(xAdv: F64) -> tuple[list[Output[TFloat64]], int]:
+        def paramGradients(xAdv: F64) -> tuple[list[Output[TType]], int]:
             loss = mix(tf, clean, advLoss(xAdv), config.alpha)
             before = g.size()
             grads = gradientsOf(tf, loss, params)
@@ -359,10 +372,9 @@ def gradientCheck(config: Config, size: int = 64) -> list[Check]:
         def largest(values: Sequence[Array]) -> float:
             return max(float(np.max(np.abs(v))) for v in values)
 
-        def constructionGradients(xAdv: F64) -> list[Output[TFloat64] | None]:
+        def constructionGradients(xAdv: F64) -> list[Output[TType] | None]:
             return gradientsOf(tf, advLoss(xAdv), [inputs.x, grad, inputs.eps])
 
-        session.initialize()
         checks = []
         steps: list[tuple[str, Step]] = [("FGSM, sign", signStep), ("FGM, L2", l2Step)]
         for method, step in steps:
@@ -374,20 +386,33 @@ def gradientCheck(config: Config, size: int = 64) -> list[Check]:
             assert len(reference) == len(viaStop) == len(viaGraph) == len(params)
             construction = [*constructionGradients(stopped), *constructionGradients(xAdv)]
             # one run for all of them: one compilation on XLA
-            values = iter(run(*reference, *viaStop, *viaGraph,
-                              *(d for d in construction if d is not None)))
+            values = iter(
+                run(*reference, *viaStop, *viaGraph, *(d for d in construction if d is not None))
+            )
             referenceValues, stopValues, graphValues = (
-                [next(values) for _ in params] for _ in range(3))
-            largestGradients = [None if d is None else largest([next(values)])
-                                for d in construction]
-            checks.append(Check(
-                method, size, largest(referenceValues),
-                largest([a - b for a, b in zip(stopValues, referenceValues, strict=True)]),
-                largest([a - b for a, b in zip(graphValues, referenceValues, strict=True)]),
-                stoppedOps, unstoppedOps,
-                dict(zip(("x", "g", "eps"), zip(largestGradients[:3], largestGradients[3:],
-                                                strict=True), strict=True)),
-            ))
+                [next(values) for _ in params] for _ in range(3)
+            )
+            largestGradients = [
+                None if d is None else largest([next(values)]) for d in construction
+            ]
+            checks.append(
+                Check(
+                    method,
+                    size,
+                    largest(referenceValues),
+                    largest([a - b for a, b in zip(stopValues, referenceValues, strict=True)]),
+                    largest([a - b for a, b in zip(graphValues, referenceValues, strict=True)]),
+                    stoppedOps,
+                    unstoppedOps,
+                    dict(
+                        zip(
+                            ("x", "g", "eps"),
+                            zip(largestGradients[:3], largestGradients[3:], strict=True),
+                            strict=True,
+                        )
+                    ),
+                )
+            )
     return checks
 
 
@@ -409,15 +434,22 @@ def report(config: Config, outcome: Outcome, checks: Sequence[Check]) -> str:
         f"{config.batch}; FGSM at eps = {config.eps} against each network",
         "",
     ]
-    rows = [("normal", "normal: loss(x)"),
-            ("adversarial", f"adversarial: {1 - config.alpha:g} loss(x) + {config.alpha:g} "
-                            "loss(stopGradient(xAdv))")]
+    rows = [
+        ("normal", "normal: loss(x)"),
+        (
+            "adversarial",
+            f"adversarial: {1 - config.alpha:g} loss(x) + {config.alpha:g} "
+            "loss(stopGradient(xAdv))",
+        ),
+    ]
     width = max(len(label) for _, label in rows)
     header = f"{'training':<{width}} | clean test accuracy | FGSM test accuracy"
     lines += [header, "-" * len(header)]
     for name, label in rows:
-        lines.append(f"{label:<{width}} | {percent(outcome.clean[name]):>19} | "
-                     f"{percent(outcome.adversarial[name]):>18}")
+        lines.append(
+            f"{label:<{width}} | {percent(outcome.clean[name]):>19} | "
+            f"{percent(outcome.adversarial[name]):>18}"
+        )
     lines += ["", "test accuracy under FGSM by eps", ""]
     header = f"{'eps':<11} |" + "".join(f"{eps:>7.3f}" for eps in config.epsGrid)
     lines += [header, "-" * len(header)]
@@ -440,12 +472,18 @@ def report(config: Config, outcome: Outcome, checks: Sequence[Check]) -> str:
         ("largest |gradient|", [f"{check.scale:.3e}" for check in checks]),
         ("difference with stopGradient", [f"{check.stopped:.3e}" for check in checks]),
         ("difference without stopGradient", [f"{check.unstopped:.3e}" for check in checks]),
-        ("gradient ops with / without", [f"{check.stoppedOps} / {check.unstoppedOps}"
-                                         for check in checks]),
+        (
+            "gradient ops with / without",
+            [f"{check.stoppedOps} / {check.unstoppedOps}" for check in checks],
+        ),
     ]
     for name in checks[0].construction:
-        cells.append((f"|d lossAdv / d {name}| with / without",
-                      [either(check.construction[name]) for check in checks]))
+        cells.append(
+            (
+                f"|d lossAdv / d {name}| with / without",
+                [either(check.construction[name]) for check in checks],
+            )
+        )
     width = max(len(label) for label, _ in cells)
     for label, values in cells:
         lines.append(f"{label:<{width}} |" + "".join(f"{v:>18}" for v in values))
@@ -464,15 +502,15 @@ def plot(config: Config, outcome: Outcome, path: str) -> None:
     for name, accuracies in outcome.byEps.items():
         left.plot(config.epsGrid, accuracies, "o-", color=colors[name], label=f"{name} training")
     left.axvline(config.eps, color="gray", linestyle=":", label=f"training eps = {config.eps}")
-    left.set(xlabel="FGSM eps", ylabel="test accuracy", ylim=(0, 1),
-             title="accuracy under FGSM")
+    left.set(xlabel="FGSM eps", ylabel="test accuracy", ylim=(0, 1), title="accuracy under FGSM")
     left.legend(fontsize=8)
     epochs = np.arange(1, config.epochs + 1)
     for name, history in outcome.history.items():
         clean, adversarial = zip(*history, strict=True)
         right.plot(epochs, clean, "--", color=colors[name], label=f"{name}: clean")
-        right.plot(epochs, adversarial, "-", color=colors[name],
-                   label=f"{name}: FGSM eps = {config.eps}")
+        right.plot(
+            epochs, adversarial, "-", color=colors[name], label=f"{name}: FGSM eps = {config.eps}"
+        )
     right.set(xlabel="epoch", ylabel="test accuracy", ylim=(0, 1), title="during training")
     right.legend(fontsize=8, loc="lower right")
     fig.tight_layout()
