@@ -301,3 +301,27 @@ def test_bad_constructor_arguments() -> None:
     with pytest.raises(ValueError):
         Mean(tf, name="bad name")
     assert [op.name() for op in g.operations()] == before
+
+
+# -- the documentation page ----------------------------------------------------------------
+def test_the_docs_page_runs_and_prints_what_it_says() -> None:
+    """docs/reference/initializers_metrics.md: its Python blocks run in one namespace, and each
+    ``print`` prints what its trailing comment says (tests/test_docs.py's rule for guides)."""
+    import re
+
+    page = Path(__file__).parents[1] / "docs" / "reference" / "initializers_metrics.md"
+    blocks = re.findall(r"```python\n(.*?)```", page.read_text(), re.S)
+    assert len(blocks) == 5
+    printed: list[str] = []
+
+    def record(*values: object, **_: object) -> None:
+        printed.append(" ".join(str(v) for v in values))
+
+    namespace: dict[str, object] = {"__name__": "docs_initializers_metrics", "print": record}
+    for n, block in enumerate(blocks, 1):
+        said = [m.group(1) for m in re.finditer(r"^\s*print\(.*\)\s+# (.*)$", block, re.M)]
+        start = len(printed)
+        exec(compile(block, f"{page.name} block {n}", "exec"), namespace)
+        assert [" ".join(s.split()) for s in said] == [
+            " ".join(p.split()) for p in printed[start:]
+        ], n
