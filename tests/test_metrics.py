@@ -248,6 +248,8 @@ def test_mismatched_labels_and_predictions() -> None:
         ValueError,
         "AUC.updateState",
         "one label per prediction",
+        "(called at ",  # where the user's code called
+        "test_metrics.py:",
     )
     assertRejected(
         g,

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Generator, Sequence
+from contextlib import contextmanager
 from typing import Any, TypeAlias, TypeVar, cast
 
 import numpy as np
 
-from tfops.errors import DataTypeError, IllegalArgumentError
+from tfops.errors import DataTypeError, IllegalArgumentError, TfopsError
 from tfops.graph import Graph
 from tfops.ops import Ops
 from tfops.output import Operand, Output
@@ -16,7 +17,7 @@ from tfops.partial import partialValue
 from tfops.shape import Shape
 from tfops.types import TFloating, TInt32, TInt64, TType
 
-__all__ = ["Dims", "Initializer", "checkReal", "checkSeed", "const"]
+__all__ = ["Dims", "Initializer", "building", "checkReal", "checkSeed", "const"]
 
 T = TypeVar("T", bound=TType)
 
@@ -25,6 +26,19 @@ Dims: TypeAlias = "Operand[TInt64] | Operand[TInt32] | Shape | Sequence[int]"
 non-negative ints."""
 
 _INT64 = np.iinfo(np.int64)
+
+
+@contextmanager
+def building(graph: Graph) -> Generator[None, None, None]:
+    """A construction step of the framework: on an error, the graph is left as it was, and a
+    construction error's message ends with where the user's code made the call."""
+    with graph._transaction() as site:  # pyright: ignore[reportPrivateUsage]
+        try:
+            yield
+        except TfopsError as e:
+            if e.args and isinstance(e.args[0], str) and f"(called at {site})" not in e.args[0]:
+                e.args = (f"{e.args[0]} (called at {site})", *e.args[1:])
+            raise
 
 
 def const(tf: Ops, value: np.ndarray[Any, Any] | np.generic) -> Output[Any]:
@@ -95,8 +109,8 @@ class Initializer(ABC):
             raise IllegalArgumentError(
                 f"{kind}.call: initializers build into a Graph, got {type(graph).__name__}"
             )
-        self._checkType(dtype)
-        with graph._transaction():  # pyright: ignore[reportPrivateUsage]
+        with building(graph):
+            self._checkType(dtype)
             sub = tf.withSubScope(kind)
             dimsOut, shape = self._dims(sub, graph, dims)
             return self._call(sub, dimsOut, shape, dtype)

@@ -10,6 +10,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from tfops.errors import DataTypeError, IllegalArgumentError
+from tfops.framework.initializers._base import building
 from tfops.framework.metrics._base import Metric, broadcasts, squeezeOrExpand
 from tfops.op.core import NoOp, Variable
 from tfops.ops import Ops
@@ -91,7 +92,7 @@ class AUC(Metric):
             len(inner) >= 1 and bool(np.allclose([0.0, *inner, 1.0], even, atol=_EPSILON))
         )
         super().__init__(tf, name, dtype)
-        with self._graph._transaction():  # pyright: ignore[reportPrivateUsage]
+        with building(self._graph):
             shape = (self._numThresholds,)
             self._tp = self._addVariable(self.TRUE_POSITIVES, shape)
             self._fp = self._addVariable(self.FALSE_POSITIVES, shape)
@@ -154,7 +155,7 @@ class AUC(Metric):
                 it belongs to another graph.
         """
         method = "updateState"
-        with self._graph._transaction():  # pyright: ignore[reportPrivateUsage]
+        with building(self._graph):
             tf = self._tf.withSubScope(self._name)
             y0 = self._operand(method, "labels", labels, tf)
             p0 = self._operand(method, "predictions", predictions, tf)
@@ -198,13 +199,13 @@ class AUC(Metric):
 
     def updateState(self, labels: Any, predictions: Any, sampleWeights: Any = None) -> NoOp:
         """One op running :meth:`updateStateList`'s updates (TF Java's ``updateState``)."""
-        with self._graph._transaction():  # pyright: ignore[reportPrivateUsage]
+        with building(self._graph):
             updates = self.updateStateList(labels, predictions, sampleWeights)
             scope = self._tf.withSubScope(self._name).withName("updateState")
             return scope.withControlDependencies(updates).noOp()
 
     def result(self) -> Output[Any]:
-        with self._graph._transaction():  # pyright: ignore[reportPrivateUsage]
+        with building(self._graph):
             tf = self._tf.withSubScope(self._name)
             m = self._numThresholds - 1
             tp: Any = self._tp.asOutput()

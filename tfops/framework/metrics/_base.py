@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from tfops.errors import DataTypeError, IllegalArgumentError
+from tfops.framework.initializers._base import building
 from tfops.graph import Graph
 from tfops.op.core import Assign, NoOp, Variable
 from tfops.ops import Ops
@@ -105,7 +106,7 @@ class Metric(ABC):
 
     def resetStates(self) -> NoOp:
         """An op that sets every variable of the metric back to zero."""
-        with self._graph._transaction():  # pyright: ignore[reportPrivateUsage]
+        with building(self._graph):
             tf = self._tf.withSubScope(self._name)
             assigns: list[PrimitiveOp] = [tf.assign(v, tf.zerosLike(v)) for v in self._variables]
             return tf.withName("resetStates").withControlDependencies(assigns).noOp()
@@ -180,7 +181,7 @@ class MeanBase(Metric):
 
     def __init__(self, tf: Ops, name: str | None, dtype: type[TFloating]) -> None:
         super().__init__(tf, name, dtype)
-        with self._graph._transaction():  # pyright: ignore[reportPrivateUsage]
+        with building(self._graph):
             self._total = self._addVariable("total", ())
             self._count = self._addVariable("count", ())
 
@@ -193,7 +194,7 @@ class MeanBase(Metric):
         return self._count
 
     def result(self) -> Output[Any]:
-        with self._graph._transaction():  # pyright: ignore[reportPrivateUsage]
+        with building(self._graph):
             tf = self._tf.withSubScope(self._name)
             return tf.withName("result").math.divNoNan(self._total, self._count).asOutput()
 

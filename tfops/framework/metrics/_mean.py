@@ -6,7 +6,7 @@ from __future__ import annotations
 from abc import abstractmethod
 from typing import Any
 
-from tfops.framework.initializers._base import checkReal
+from tfops.framework.initializers._base import building, checkReal
 from tfops.framework.metrics._base import MeanBase, squeezeOrExpand
 from tfops.op.core import NoOp
 from tfops.ops import Ops
@@ -59,7 +59,7 @@ class Mean(MeanBase):
             ValueError: ``sampleWeights`` does not broadcast to ``values``, or an operand's rank
                 is unknown or it belongs to another graph.
         """
-        with self._graph._transaction():  # pyright: ignore[reportPrivateUsage]
+        with building(self._graph):
             tf = self._tf.withSubScope(self._name)
             v = self._operand("updateState", "values", values, tf)
             w = (
@@ -71,7 +71,7 @@ class Mean(MeanBase):
 
     def updateState(self, values: Any, sampleWeights: Any = None) -> NoOp:
         """One op running :meth:`updateStateList`'s updates (TF Java's ``updateState``)."""
-        with self._graph._transaction():  # pyright: ignore[reportPrivateUsage]
+        with building(self._graph):
             updates = self.updateStateList(values, sampleWeights)
             return _gather(self._tf, self._name, updates)
 
@@ -89,8 +89,9 @@ class MeanMetricWrapper(MeanBase):
 
     @abstractmethod
     def call(self, tf: Ops, labels: Output[Any], predictions: Output[Any]) -> Output[Any]:
-        """The per-sample values of ``labels`` and ``predictions`` (both cast to the metric's
-        data type), as Keras' function of the same name computes them."""
+        """The per-sample values of ``labels`` and ``predictions`` (the operands given, cast
+        to the metric's data type after their shapes are checked), as Keras' function of the
+        same name computes them."""
 
     def updateStateList(
         self, labels: Any, predictions: Any, sampleWeights: Any = None
@@ -111,7 +112,7 @@ class MeanMetricWrapper(MeanBase):
                 ``sampleWeights`` does not broadcast, or an operand's rank is unknown or it
                 belongs to another graph.
         """
-        with self._graph._transaction():  # pyright: ignore[reportPrivateUsage]
+        with building(self._graph):
             tf = self._tf.withSubScope(self._name)
             y = self._operand("updateState", "labels", labels, tf)
             p = self._operand("updateState", "predictions", predictions, tf)
@@ -120,12 +121,12 @@ class MeanMetricWrapper(MeanBase):
                 if sampleWeights is None
                 else self._operand("updateState", "sampleWeights", sampleWeights, tf)
             )
-            values = self.call(tf, self._cast(tf, y), self._cast(tf, p))
+            values = self.call(tf, y, p)
             return self._accumulate("updateState", tf, values, w)
 
     def updateState(self, labels: Any, predictions: Any, sampleWeights: Any = None) -> NoOp:
         """One op running :meth:`updateStateList`'s updates (TF Java's ``updateState``)."""
-        with self._graph._transaction():  # pyright: ignore[reportPrivateUsage]
+        with building(self._graph):
             updates = self.updateStateList(labels, predictions, sampleWeights)
             return _gather(self._tf, self._name, updates)
 
@@ -156,7 +157,7 @@ class Accuracy(MeanMetricWrapper):
 
     def call(self, tf: Ops, labels: Output[Any], predictions: Output[Any]) -> Output[Any]:
         y, p = self._sameShapes(tf, labels, predictions)
-        return self._cast(tf, tf.math.equal(y, p).asOutput())
+        return self._cast(tf, tf.math.equal(self._cast(tf, y), self._cast(tf, p)).asOutput())
 
 
 class BinaryAccuracy(MeanMetricWrapper):
@@ -189,7 +190,7 @@ class BinaryAccuracy(MeanMetricWrapper):
         return self._threshold
 
     def call(self, tf: Ops, labels: Output[Any], predictions: Output[Any]) -> Output[Any]:
-        y, p = self._sameShapes(tf, labels, predictions)
+        y, p = (self._cast(tf, x) for x in self._sameShapes(tf, labels, predictions))
         threshold = self._scalar(tf, self._threshold)
         positive = self._cast(tf, tf.math.greater(p, threshold).asOutput())
         return self._cast(tf, tf.math.equal(y, positive).asOutput())
@@ -223,8 +224,8 @@ class CategoricalAccuracy(MeanMetricWrapper):
             )
         axis = tf.constant(-1)
         same = tf.math.equal(
-            tf.math.argMax(labels, axis, outputType=TInt64),
-            tf.math.argMax(predictions, axis, outputType=TInt64),
+            tf.math.argMax(self._cast(tf, labels), axis, outputType=TInt64),
+            tf.math.argMax(self._cast(tf, predictions), axis, outputType=TInt64),
         )
         return self._cast(tf, same.asOutput())
 
@@ -258,8 +259,9 @@ class SparseCategoricalAccuracy(MeanMetricWrapper):
                 "give one class index per sample: labels [samples] (or [samples, 1]) for "
                 "predictions [samples, classes]",
             )
-        predicted = tf.math.argMax(predictions, tf.constant(-1), outputType=TInt64)
-        return self._cast(tf, tf.math.equal(y, self._cast(tf, predicted.asOutput())).asOutput())
+        predicted = tf.math.argMax(self._cast(tf, predictions), tf.constant(-1), outputType=TInt64)
+        same = tf.math.equal(self._cast(tf, y), self._cast(tf, predicted.asOutput()))
+        return self._cast(tf, same.asOutput())
 
 
 class MeanSquaredError(MeanMetricWrapper):
@@ -285,4 +287,5 @@ class MeanSquaredError(MeanMetricWrapper):
                 predictions,
                 "the error is a mean over the last axis: give vectors",
             )
-        return tf.math.mean(tf.math.squaredDifference(y, p), tf.constant(-1)).asOutput()
+        error = tf.math.squaredDifference(self._cast(tf, y), self._cast(tf, p))
+        return tf.math.mean(error, tf.constant(-1)).asOutput()
