@@ -413,3 +413,12 @@ def test_a_failed_call_leaves_its_names_free() -> None:
         Orthogonal(seed=1).call(tf, tf.placeholder(TInt64, shape=Shape.of(2)), TFloat32)
     out = Orthogonal(seed=1).call(tf, [3, 3], TFloat32)
     assert out.asOutput().op().name().startswith("Orthogonal/")
+
+
+def test_repr_reads_as_the_construction() -> None:
+    assert repr(Glorot(U, seed=3)) == "Glorot(VarianceScaling.Distribution.UNIFORM, seed=3)"
+    assert repr(VarianceScaling(2.0, VS.Mode.FAN_OUT, N, seed=1)) == (
+        "VarianceScaling(scale=2.0, mode=VarianceScaling.Mode.FAN_OUT, "
+        "distribution=VarianceScaling.Distribution.NORMAL, seed=1)"
+    )
+    assert repr(RandomNormal(0.5, 2.0, seed=4)) == "RandomNormal(mean=0.5, stddev=2.0, seed=4)"

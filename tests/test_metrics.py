@@ -133,6 +133,22 @@ def test_variables_are_in_the_init_scope_named_as_tf_java() -> None:
         assert s.runner().fetch(mean.result()).fetch(auc.result()).run()[0] == 0.0
 
 
+def test_a_metric_added_after_a_sessions_first_run_is_initialized_once() -> None:
+    g = Graph()
+    tf = Ops.create(g)
+    s = Session(g)
+    assert s.runner().fetch(tf.constant(1.0)).run()[0] == 1.0
+    mean = Mean(tf)
+    update, result = mean.updateState([1.0, 3.0]), mean.result()
+    s.run(update)
+    assert s.runner().fetch(result).run()[0] == 2.0
+    tf.variable(np.zeros(2))  # a later initializer does not reset the metric's variables
+    s.run(update)
+    assert s.runner().fetch(result).run()[0] == 2.0
+    assert s.runner().fetch(mean.getCount()).run()[0] == 4.0
+    s.close()
+
+
 def test_reset_states_starts_over() -> None:
     g = Graph()
     tf = Ops.create(g)

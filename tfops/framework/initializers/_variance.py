@@ -126,9 +126,15 @@ class VarianceScaling(Initializer):
         return cast("Operand[T]", tf.math.mul(values, self.scalar(tf, stddev, dtype)))
 
     def __repr__(self) -> str:
+        if type(self) is not VarianceScaling:  # Glorot, He, LeCun: scale and mode are fixed
+            return (
+                f"{type(self).__name__}(VarianceScaling.Distribution.{self._distribution.name}, "
+                f"seed={self._seed})"
+            )
         return (
-            f"{type(self).__name__}(scale={self._scale!r}, mode={self._mode.name}, "
-            f"distribution={self._distribution.name}, seed={self._seed})"
+            f"VarianceScaling(scale={self._scale!r}, mode=VarianceScaling.Mode.{self._mode.name}, "
+            f"distribution=VarianceScaling.Distribution.{self._distribution.name}, "
+            f"seed={self._seed})"
         )
 
 
