@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from opchecks import assertGradientsClose, assertRejected
 
 from tfops import Graph, Ops, Session, Shape
 from tfops.framework import losses
@@ -183,3 +184,310 @@ def test_aLossEqualsKerasForEachReduction(
 def test_logCoshOfZeroErrorsIsZero(tf: Ops, run: Any, dtype: Any) -> None:
     zeros = np.zeros((2, 3), dtype.DTYPE)
     assert run(losses.LogCosh(tf).call(zeros, tf.constant(zeros))) == 0
+
+
+# -- shapes known only at run time ---------------------------------------------------------
+@pytest.mark.parametrize(
+    "case",
+    [
+        "MeanSquaredError",
+        "Hinge",
+        "CosineSimilarity",
+        "BinaryCrossentropy-logits",
+        "CategoricalCrossentropy-logits",
+        "CategoricalCrossentropy-smoothing",
+        "SparseCategoricalCrossentropy-logits",
+    ],
+)
+def test_placeholdersOfUnknownShapeGiveTheSameLoss(tf: Ops, run: Any, case: str) -> None:
+    make, kind = CASES[case]
+    labels = FIXTURE[f"{kind}/float64/labels"]
+    predictions = FIXTURE[f"{kind}/float64/predictions"]
+    weights = FIXTURE[f"{kind}/float64/weights/sample"]
+    y, p, w = (tf.placeholder(TFloat64) for _ in range(3))
+    loss = make(tf).call(y, p, w)
+    got = run(loss, feeds={y: labels, p: predictions, w: weights})
+    expected = FIXTURE[f"{case}/float64/sample/SUM_OVER_BATCH_SIZE"]
+    np.testing.assert_allclose(got, expected, rtol=1e-12)
+
+
+# -- gradients -------------------------------------------------------------------------------
+GRADIENT_CASES = [
+    "MeanSquaredError",
+    "Huber-delta",
+    "LogCosh",
+    "CosineSimilarity",
+    "KLDivergence",
+    "BinaryCrossentropy",
+    "BinaryCrossentropy-logits-smoothing",
+    "CategoricalCrossentropy",
+    "CategoricalCrossentropy-logits",
+    "CategoricalCrossentropy-axis1",
+    "SparseCategoricalCrossentropy",
+    "SparseCategoricalCrossentropy-logits",
+    "Hinge-signs",
+]
+
+
+@pytest.mark.parametrize("case", GRADIENT_CASES)
+def test_theGradientOfALossMatchesFiniteDifferences(tf: Ops, case: str) -> None:
+    make, kind = CASES[case]
+    labels = FIXTURE[f"{kind}/float64/labels"]
+    predictions = FIXTURE[f"{kind}/float64/predictions"]
+    if kind in ("binary", "categorical", "sparse"):  # away from the clips at 0 and 1: kinks
+        predictions = np.clip(predictions, 0.05, 0.95)
+    weights = FIXTURE[f"{kind}/float64/weights/scalar"]
+    p = tf.placeholder(TFloat64, Placeholder.shape(Shape.of(*predictions.shape)))
+    loss = make(tf, reduction=Reduction.SUM).call(labels, p, weights)
+    assertGradientsClose(loss, [p], {p: predictions}, tolerance=1e-6)
+
+
+def test_theGradientFlowsToTheLabelsOfARegressionLoss(tf: Ops) -> None:
+    labels, predictions = FIXTURE["real/float64/labels"], FIXTURE["real/float64/predictions"]
+    y = tf.placeholder(TFloat64, Placeholder.shape(Shape.of(4, 3)))
+    loss = losses.LogCosh(tf).call(y, predictions, FIXTURE["real/float64/weights/sample"])
+    assertGradientsClose(loss, [y], {y: labels}, tolerance=1e-6)
+
+
+# -- names, options, reductions ---------------------------------------------------------------
+def test_aCallBuildsUnderASubScopeNamedAfterTheLoss(tf: Ops, graph: Graph) -> None:
+    mse = losses.MeanSquaredError(tf)
+    first = mse.call(np.zeros((2, 2), np.float32), tf.constant(np.ones((2, 2), np.float32)))
+    second = mse.call(np.zeros((2, 2), np.float32), tf.constant(np.ones((2, 2), np.float32)))
+    assert first.op().name().startswith("MeanSquaredError/")
+    assert second.op().name().startswith("MeanSquaredError_1/")
+    named = losses.Huber(tf, name="myHuber").call([[1.0]], tf.constant([[0.0]]))
+    assert named.op().name().startswith("myHuber/")
+
+
+def test_optionsReadBack(tf: Ops) -> None:
+    bce = losses.BinaryCrossentropy(
+        tf, fromLogits=True, labelSmoothing=0.1, reduction=Reduction.SUM
+    )
+    assert (bce.isFromLogits(), bce.getLabelSmoothing(), bce.getReduction()) == (
+        True,
+        0.1,
+        Reduction.SUM,
+    )
+    assert losses.Huber(tf).getDelta() == 1.0
+    assert losses.CosineSimilarity(tf, axis=[0, 1]).getAxis() == [0, 1]
+    assert losses.MeanSquaredError(tf).getReduction() is Reduction.SUM_OVER_BATCH_SIZE
+    assert losses.Poisson(tf).getName() == "Poisson"
+
+
+def test_aReductionMayBeGivenByName(tf: Ops) -> None:
+    assert Reduction.ofName("SUM") is Reduction.SUM
+    assert Reduction.ofName("sum_over_batch_size") is Reduction.SUM_OVER_BATCH_SIZE
+    assert losses.Hinge(tf, reduction="none").getReduction() is Reduction.NONE
+    with pytest.raises(ValueError, match="unknown reduction 'mean'"):
+        Reduction.ofName("mean")
+
+
+def test_labelsOfAnyNumberTypeAreCastToThePredictionsType(tf: Ops, run: Any) -> None:
+    labels = np.array([[1, 0], [0, 1]], np.int32)
+    predictions = np.array([[0.5, 1.0], [2.0, 1.0]], np.float32)
+    got = run(losses.MeanSquaredError(tf).call(tf.constant(labels), tf.constant(predictions)))
+    assert got.dtype == np.float32
+    np.testing.assert_allclose(got, np.mean((labels - predictions) ** 2), rtol=1e-6)
+
+
+def test_sparseLabelsMayBeIntegersOfEitherWidth(tf: Ops, run: Any) -> None:
+    logits = FIXTURE["sparseLogits/float32/predictions"]
+    expected = FIXTURE["SparseCategoricalCrossentropy-logits/float32/none/NONE"]
+    scce = losses.SparseCategoricalCrossentropy(tf, fromLogits=True, reduction=Reduction.NONE)
+    for dtype in (np.int32, np.int64):
+        got = run(scce.call(tf.constant(np.array([0, 2, 1, 2], dtype)), tf.constant(logits)))
+        np.testing.assert_allclose(got, expected, rtol=1e-6)
+
+
+def test_sparseCrossentropyOfRank3PredictionsKeepsTheLabelsShape(tf: Ops, run: Any) -> None:
+    rng = np.random.RandomState(3)
+    logits, labels = rng.normal(size=(2, 3, 4)), rng.randint(0, 4, (2, 3))
+    scce = losses.SparseCategoricalCrossentropy(tf, fromLogits=True, reduction=Reduction.NONE)
+    loss = scce.call(labels, tf.constant(logits))
+    assert loss.shape() == Shape.of(2, 3)
+    shifted = logits - logits.max(-1, keepdims=True)
+    logSoftmax = shifted - np.log(np.exp(shifted).sum(-1, keepdims=True))
+    expected = -np.take_along_axis(logSoftmax, labels[..., None], -1)[..., 0]
+    np.testing.assert_allclose(run(loss), expected, rtol=1e-12)
+
+
+# -- bad input: a clear error naming the loss and the fix, the graph unchanged ----------------
+def test_integerPredictionsRaiseTypeError(tf: Ops, graph: Graph) -> None:
+    labels = tf.constant(np.zeros((2, 3), np.float32))
+    predictions = tf.constant(np.ones((2, 3), np.int32))
+    for loss in (
+        losses.MeanSquaredError(tf),
+        losses.BinaryCrossentropy(tf),
+        losses.SparseCategoricalCrossentropy(tf),
+    ):
+        kind = type(loss).__name__
+        assertRejected(
+            graph,
+            lambda loss=loss: loss.call(labels, predictions),
+            TypeError,
+            kind,
+            "int32",
+            "floating point predictions",
+            "tf.dtypes.cast",
+            "test_losses.py",
+        )
+
+
+@pytest.mark.parametrize(
+    ("make", "labels", "predictions", "fragments"),
+    [
+        (losses.MeanSquaredError, (4, 3), (4, 2), ["[4, 3]", "[4, 2]", "same shape"]),
+        (losses.Huber, (4,), (4, 3), ["[4]", "[4, 3]"]),
+        (losses.CategoricalCrossentropy, (2, 4, 3), (4, 3), ["not compatible"]),
+        (
+            losses.SparseCategoricalCrossentropy,
+            (4, 3),
+            (4, 3),
+            ["[4, 3]", "one class index per sample", "[4]"],
+        ),
+        (losses.SparseCategoricalCrossentropy, (5,), (4, 3), ["[5]", "do not fit"]),
+    ],
+)
+def test_labelsAndPredictionsOfIncompatibleShapesRaiseValueError(
+    tf: Ops, graph: Graph, make: Make, labels: Any, predictions: Any, fragments: list[str]
+) -> None:
+    y = tf.placeholder(TFloat32, Placeholder.shape(Shape.of(*labels)))
+    p = tf.placeholder(TFloat32, Placeholder.shape(Shape.of(*predictions)))
+    loss = make(tf)
+    assertRejected(
+        graph,
+        lambda: loss.call(y, p),
+        ValueError,
+        type(loss).__name__,
+        "test_losses.py",
+        *fragments,
+    )
+
+
+def test_sampleWeightsThatDoNotFitTheLossesRaiseValueError(tf: Ops, graph: Graph) -> None:
+    y = tf.constant(np.zeros((4, 3), np.float32))
+    p = tf.constant(np.ones((4, 3), np.float32))
+    loss = losses.MeanAbsoluteError(tf)
+    assertRejected(
+        graph,
+        lambda: loss.call(y, p, np.ones(3)),
+        ValueError,
+        "MeanAbsoluteError",
+        "sampleWeights",
+        "[3]",
+        "[4]",
+        "one weight per sample",
+    )
+
+
+@pytest.mark.parametrize("reduction", ["mean", "AUTO", "sum over batch"])
+def test_anUnknownReductionRaisesValueErrorAtConstruction(
+    tf: Ops, graph: Graph, reduction: str
+) -> None:
+    assertRejected(
+        graph,
+        lambda: losses.Poisson(tf, reduction=reduction),
+        ValueError,
+        "Poisson",
+        f"unknown reduction {reduction!r}",
+        "Reduction.SUM",
+    )
+
+
+@pytest.mark.parametrize("reduction", [None, 1, Shape.of(2)], ids=repr)
+def test_aReductionOfTheWrongTypeRaisesTypeError(tf: Ops, graph: Graph, reduction: Any) -> None:
+    assertRejected(
+        graph,
+        lambda: losses.Hinge(tf, reduction=reduction),
+        TypeError,
+        "Hinge",
+        "reduction must be a Reduction",
+    )
+
+
+@pytest.mark.parametrize("smoothing", [-0.1, 1.5, float("nan")])
+@pytest.mark.parametrize("make", [losses.BinaryCrossentropy, losses.CategoricalCrossentropy])
+def test_labelSmoothingOutsideZeroOneRaisesValueError(
+    tf: Ops, graph: Graph, make: Make, smoothing: float
+) -> None:
+    assertRejected(
+        graph,
+        lambda: make(tf, labelSmoothing=smoothing),
+        ValueError,
+        make.__name__,
+        "labelSmoothing must be in [0, 1]",
+    )
+
+
+@pytest.mark.parametrize(
+    ("make", "what"),
+    [
+        (lambda tf: losses.BinaryCrossentropy(tf, labelSmoothing="0.1"), "labelSmoothing"),
+        (lambda tf: losses.CategoricalCrossentropy(tf, fromLogits=1), "fromLogits"),
+        (lambda tf: losses.SparseCategoricalCrossentropy(tf, fromLogits=None), "fromLogits"),
+        (lambda tf: losses.Huber(tf, delta=None), "delta"),
+        (lambda tf: losses.CosineSimilarity(tf, axis=1.0), "axis"),
+        (lambda tf: losses.BinaryCrossentropy(tf, axis="-1"), "axis"),
+    ],
+)
+def test_anOptionOfTheWrongTypeRaisesTypeError(
+    tf: Ops, graph: Graph, make: Callable[[Ops], Loss], what: str
+) -> None:
+    assertRejected(graph, lambda: make(tf), TypeError, what)
+
+
+def test_otherBadConstructionsRaiseClearErrors(tf: Ops, graph: Graph) -> None:
+    assertRejected(
+        graph, lambda: losses.Huber(tf, delta=-1.0), ValueError, "Huber", "delta must be >= 0"
+    )
+    assertRejected(
+        graph,
+        lambda: losses.MeanSquaredError(graph),
+        TypeError,
+        "MeanSquaredError",
+        "Ops.create(graph)",
+    )
+    assertRejected(graph, lambda: losses.LogCosh(tf, name="a b"), ValueError, "LogCosh", "'a b'")
+
+
+def test_otherBadCallsRaiseClearErrors(tf: Ops, graph: Graph) -> None:
+    p = tf.constant(np.ones((2, 3), np.float32))
+    other = Ops.create(Graph()).constant(np.ones((2, 3), np.float32))
+    assertRejected(
+        graph,
+        lambda: losses.KLDivergence(tf).call(other, p),
+        ValueError,
+        "KLDivergence",
+        "labels",
+        "another graph",
+    )
+    assertRejected(
+        graph,
+        lambda: losses.KLDivergence(tf).call(p, p, "heavy"),
+        TypeError,
+        "sampleWeights",
+        "array of numbers",
+    )
+    assertRejected(
+        graph,
+        lambda: losses.CategoricalCrossentropy(tf, axis=2).call(p, p),
+        ValueError,
+        "CategoricalCrossentropy",
+        "axis 2",
+        "rank 2",
+    )
+    assertRejected(
+        graph,
+        lambda: losses.CosineSimilarity(tf, axis=[0, -3]).call(p, p),
+        ValueError,
+        "CosineSimilarity",
+        "axis -3",
+    )
+    scalar = tf.constant(np.float32(1.0))
+    assertRejected(
+        graph,
+        lambda: losses.SparseCategoricalCrossentropy(tf).call(0, scalar),
+        ValueError,
+        "class axis",
+    )

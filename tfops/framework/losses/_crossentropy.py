@@ -158,10 +158,12 @@ class CategoricalCrossentropy(Loss):
         y: Any = labels
         if self._labelSmoothing:
             classes: Any = predictions.shape().size(axis) if rank >= 0 else -1
-            if classes < 0:
-                classes = tf.dtypes.cast(tf.shape.size(tf.shape(labels), axis), labels.dataType())
-            else:
+            if classes >= 0:
                 classes = np.asarray(classes, dtype)
+            else:  # known when the loss runs
+                shape = tf.shape(predictions)
+                dim: Any = axis if rank >= 0 else tf.math.sub(tf.rank(predictions), 1)
+                classes = tf.dtypes.cast(tf.shape.size(shape, dim), labels.dataType())
             y = tf.math.add(
                 tf.math.mul(y, np.asarray(1.0 - self._labelSmoothing, dtype)),
                 tf.math.div(np.asarray(self._labelSmoothing, dtype), classes),
