@@ -491,3 +491,12 @@ def test_otherBadCallsRaiseClearErrors(tf: Ops, graph: Graph) -> None:
         ValueError,
         "class axis",
     )
+
+
+def test_theReferencePageRunsAndPrintsWhatItSays() -> None:
+    """docs/reference/losses.md: its blocks run, each print says what it prints (as the guides'
+    blocks, checked by tests/test_docs.py)."""
+    import test_docs
+
+    page = Path(__file__).resolve().parents[1] / "docs" / "reference" / "losses.md"
+    test_docs.test_guideCodeRunsAndPrintsWhatItSays(page)
