@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import math
 from abc import ABC, abstractmethod
-from typing import Any, overload
+from typing import Any, cast, overload
 
 import numpy as np
 
 from tfops.errors import DataTypeError, IllegalArgumentError
+from tfops.framework.losses._base import checkBool, checkInt, checkReal
 from tfops.graph import Graph
 from tfops.op._typevars import TF
 from tfops.ops import Ops
@@ -43,17 +44,6 @@ __all__ = [
     "Swish",
     "Tanh",
 ]
-
-
-def _real(owner: str, name: str, value: object) -> float:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(
-        value, (int, float, np.integer, np.floating)
-    ):
-        raise DataTypeError(
-            f"{owner}: {name} must be a real number (a Python float), got "
-            f"{type(value).__name__} {value!r}"
-        )
-    return float(value)
 
 
 def _const(x: Output[Any], value: float) -> Any:
@@ -79,7 +69,7 @@ class Activation(ABC):
             ValueError: ``input`` belongs to another graph than ``tf``.
         """
         kind = type(self).__name__
-        if not isinstance(tf, Ops):
+        if not isinstance(cast(object, tf), Ops):
             raise DataTypeError(
                 f"{kind}.call: the first argument is the Ops facade to build "
                 f"with (tf = Ops.create(graph)), got {type(tf).__name__}"
@@ -87,7 +77,7 @@ class Activation(ABC):
         graph = tf.scope().env()
         if not isinstance(graph, Graph):
             raise IllegalArgumentError(f"{kind}: activations build into a tfops Graph")
-        with graph._transaction() as site:
+        with graph._transaction() as site:  # pyright: ignore[reportPrivateUsage]
             asOutput = getattr(input, "asOutput", None)
             x: Output[Any] = (
                 tf.constant(np.asarray(input)).asOutput() if asOutput is None else asOutput()
@@ -131,10 +121,10 @@ class ReLU(Activation):
     def __init__(
         self, alpha: float = 0.0, maxValue: float | None = None, threshold: float = 0.0
     ) -> None:
-        self._alpha = _real("ReLU", "alpha", alpha)
-        bound = None if maxValue is None else _real("ReLU", "maxValue", maxValue)
+        self._alpha = checkReal("ReLU", "alpha", alpha)
+        bound = None if maxValue is None else checkReal("ReLU", "maxValue", maxValue)
         self._maxValue = None if bound is None or math.isnan(bound) else bound
-        self._threshold = _real("ReLU", "threshold", threshold)
+        self._threshold = checkReal("ReLU", "threshold", threshold)
 
     def getAlpha(self) -> float:
         """The slope below the threshold."""
@@ -184,7 +174,7 @@ class ELU(Activation):
     """
 
     def __init__(self, alpha: float = 1.0) -> None:
-        self._alpha = _real("ELU", "alpha", alpha)
+        self._alpha = checkReal("ELU", "alpha", alpha)
 
     def getAlpha(self) -> float:
         """The scale of the negative part."""
@@ -208,12 +198,7 @@ class GELU(Activation):
     """
 
     def __init__(self, approximate: bool = False) -> None:
-        if not isinstance(approximate, (bool, np.bool_)):
-            raise DataTypeError(
-                f"GELU: approximate must be a bool, got "
-                f"{type(approximate).__name__} {approximate!r}"
-            )
-        self._approximate = bool(approximate)
+        self._approximate = checkBool("GELU", "approximate", approximate)
 
     def isApproximate(self) -> bool:
         """Whether the tanh approximation is used."""
@@ -238,9 +223,7 @@ class Softmax(Activation):
     """
 
     def __init__(self, axis: int = -1) -> None:
-        if isinstance(axis, (bool, np.bool_)) or not isinstance(axis, (int, np.integer)):
-            raise DataTypeError(f"Softmax: axis must be an int, got {type(axis).__name__} {axis!r}")
-        self._axis = int(axis)
+        self._axis = checkInt("Softmax", "axis", axis)
 
     def getAxis(self) -> int:
         """The axis the outputs sum to 1 along."""

@@ -4,7 +4,7 @@ the reduction (as Keras 3's ``Loss.__call__`` and TF Java's ``LossesHelper``).""
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Any, overload
+from typing import Any, cast, overload
 
 import numpy as np
 
@@ -17,7 +17,15 @@ from tfops.output import Operand, Output
 from tfops.shape import Shape
 from tfops.types import TBool, TensorValue, TFloating, TNumber, TType
 
-__all__ = ["EPSILON", "Loss", "checkFraction", "checkInt", "checkReal", "squeezeOrExpand"]
+__all__ = [
+    "EPSILON",
+    "Loss",
+    "checkBool",
+    "checkFraction",
+    "checkInt",
+    "checkReal",
+    "squeezeOrExpand",
+]
 
 EPSILON = 1e-7
 """Keras' ``backend.epsilon()``: the clip of probabilities and the floor of divisors."""
@@ -25,14 +33,14 @@ EPSILON = 1e-7
 
 def checkReal(owner: str, name: str, value: object) -> float:
     """``value`` as a Python float, or a ``TypeError`` naming ``owner``'s option ``name``."""
+    described = f"{type(value).__name__} {value!r}"
     if isinstance(value, (bool, np.bool_)) or not isinstance(
         value, (int, float, np.integer, np.floating)
     ):
         raise DataTypeError(
-            f"{owner}: {name} must be a real number (a Python float), got "
-            f"{type(value).__name__} {value!r}"
+            f"{owner}: {name} must be a real number (a Python float), got {described}"
         )
-    return float(value)
+    return float(cast(float, value))
 
 
 def checkFraction(owner: str, name: str, value: object) -> float:
@@ -45,9 +53,18 @@ def checkFraction(owner: str, name: str, value: object) -> float:
 
 def checkInt(owner: str, name: str, value: object) -> int:
     """``value`` as a Python int, or a ``TypeError`` naming ``owner``'s option ``name``."""
+    described = f"{type(value).__name__} {value!r}"
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise DataTypeError(f"{owner}: {name} must be an int, got {type(value).__name__} {value!r}")
-    return int(value)
+        raise DataTypeError(f"{owner}: {name} must be an int, got {described}")
+    return int(cast(int, value))
+
+
+def checkBool(owner: str, name: str, value: object) -> bool:
+    """``value`` as a Python bool, or a ``TypeError`` naming ``owner``'s option ``name``."""
+    described = f"{type(value).__name__} {value!r}"
+    if not isinstance(value, (bool, np.bool_)):
+        raise DataTypeError(f"{owner}: {name} must be a bool, got {described}")
+    return bool(cast(object, value))
 
 
 def squeezeOrExpand(tf: Ops, x1: Output[Any], x2: Output[Any]) -> tuple[Output[Any], Output[Any]]:
@@ -103,7 +120,7 @@ class Loss(ABC):
         name: str | None = None,
     ) -> None:
         kind = type(self).__name__
-        if not isinstance(tf, Ops):
+        if not isinstance(cast(object, tf), Ops):
             raise DataTypeError(
                 f"{kind}: the first argument is the Ops facade the loss builds "
                 f"with (tf = Ops.create(graph)), got {type(tf).__name__}"
@@ -170,7 +187,7 @@ class Loss(ABC):
         graph = self._tf.scope().env()
         if not isinstance(graph, Graph):
             raise IllegalArgumentError(f"{kind}: losses build into a tfops Graph")
-        with graph._transaction() as site:
+        with graph._transaction() as site:  # pyright: ignore[reportPrivateUsage]
             where = f"{kind} (called at {site})"
             tf = self._tf.withSubScope(self._name)
             p = self._operand(tf, predictions, "predictions", where, graph)
@@ -224,8 +241,8 @@ class Loss(ABC):
             array = np.asarray(value)
             if array.dtype.kind not in "biuf":
                 raise DataTypeError(
-                    f"{where}: {what} must be an operand or an array of "
-                    f"numbers, got {type(value).__name__}"
+                    f"{where}: {what} must be an operand or an array of numbers, got "
+                    f"{type(value).__name__}"
                 )
             return tf.constant(array).asOutput()
         out: Output[Any] = asOutput()

@@ -8,19 +8,13 @@ from typing import Any
 import numpy as np
 
 from tfops.errors import DataTypeError, IllegalArgumentError
-from tfops.framework.losses._base import EPSILON, Loss, checkFraction, checkInt
+from tfops.framework.losses._base import EPSILON, Loss, checkBool, checkFraction, checkInt
 from tfops.framework.losses._reduction import Reduction
 from tfops.ops import Ops
 from tfops.output import Output
 from tfops.types import TInt32, TInt64, TNumber
 
 __all__ = ["BinaryCrossentropy", "CategoricalCrossentropy", "SparseCategoricalCrossentropy"]
-
-
-def _checkBool(owner: str, name: str, value: object) -> bool:
-    if not isinstance(value, (bool, np.bool_)):
-        raise DataTypeError(f"{owner}: {name} must be a bool, got {type(value).__name__} {value!r}")
-    return bool(value)
 
 
 def _clipped(tf: Ops, p: Output[Any]) -> Any:
@@ -77,7 +71,7 @@ class BinaryCrossentropy(Loss):
     ) -> None:
         super().__init__(tf, reduction=reduction, name=name)
         kind = type(self).__name__
-        self._fromLogits = _checkBool(kind, "fromLogits", fromLogits)
+        self._fromLogits = checkBool(kind, "fromLogits", fromLogits)
         self._labelSmoothing = checkFraction(kind, "labelSmoothing", labelSmoothing)
         self._axis = checkInt(kind, "axis", axis)
 
@@ -139,7 +133,7 @@ class CategoricalCrossentropy(Loss):
     ) -> None:
         super().__init__(tf, reduction=reduction, name=name)
         kind = type(self).__name__
-        self._fromLogits = _checkBool(kind, "fromLogits", fromLogits)
+        self._fromLogits = checkBool(kind, "fromLogits", fromLogits)
         self._labelSmoothing = checkFraction(kind, "labelSmoothing", labelSmoothing)
         self._axis = checkInt(kind, "axis", axis)
 
@@ -205,7 +199,7 @@ class SparseCategoricalCrossentropy(Loss):
         name: str | None = None,
     ) -> None:
         super().__init__(tf, reduction=reduction, name=name)
-        self._fromLogits = _checkBool(type(self).__name__, "fromLogits", fromLogits)
+        self._fromLogits = checkBool(type(self).__name__, "fromLogits", fromLogits)
 
     def isFromLogits(self) -> bool:
         """Whether the predictions are logits."""

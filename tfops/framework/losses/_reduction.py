@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from enum import Enum
+from typing import cast
 
 from tfops.errors import DataTypeError, IllegalArgumentError
 
@@ -33,7 +34,8 @@ class Reduction(Enum):
         Raises:
             ValueError: no reduction has that name.
         """
-        found = _BY_NAME.get(name.lower()) if isinstance(name, str) else None
+        key = cast(object, name)  # callers may pass anything
+        found = _BY_NAME.get(key.lower()) if isinstance(key, str) else None
         if found is None:
             raise IllegalArgumentError(f"unknown reduction {name!r}; {_CHOICES}")
         return found
