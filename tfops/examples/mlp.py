@@ -22,9 +22,11 @@ from attrs import frozen
 from tfops import Graph, Ops, Session, Shape
 from tfops.backend import Backend
 from tfops.examples import addBackendOption
+from tfops.framework.losses import SparseCategoricalCrossentropy
+from tfops.framework.metrics import SparseCategoricalAccuracy
 from tfops.framework.optimizers import Adam
 from tfops.op.core import NoOp, Placeholder, Variable
-from tfops.output import Operand
+from tfops.output import Operand, Output
 from tfops.types import TFloat32, TInt64
 
 Array = np.ndarray[Any, Any]
@@ -63,15 +65,26 @@ def loadDigits() -> Digits:
 
 
 def crossEntropy(tf: Ops, logits: F32, labels: Operand[TInt64]) -> F32:
-    """The loss: the mean softmax cross entropy of ``logits`` against integer ``labels``."""
-    oneHot: F32 = tf.oneHot(labels, NUM_CLASSES, np.float32(1.0), np.float32(0.0))
-    return tf.math.mean(tf.nn.softmaxCrossEntropyWithLogits(logits, oneHot).loss(), 0)
+    """The loss: the softmax cross entropy of ``logits`` against integer ``labels``, averaged
+    over the minibatch (Keras' sparse categorical cross entropy)."""
+    return SparseCategoricalCrossentropy(tf, fromLogits=True).call(labels, logits)
 
 
-def accuracy(tf: Ops, logits: F32, labels: Operand[TInt64]) -> F32:
-    """The fraction of images whose largest logit is their label's."""
-    correct = tf.math.equal(tf.math.argMax(logits, 1), labels)
-    return tf.math.mean(tf.dtypes.cast(correct, TFloat32), 0)
+def accuracy(tf: Ops, logits: F32, labels: Operand[TInt64]) -> Accuracy:
+    """The fraction of images whose largest logit is their label's, as Keras' sparse categorical
+    accuracy metric: ``update`` counts a batch, ``value`` is the fraction so far."""
+    metric = SparseCategoricalAccuracy(tf, "accuracy")
+    return Accuracy(metric.updateState(labels, logits), metric.result(), metric.resetStates())
+
+
+@frozen
+class Accuracy:
+    """The ops of the accuracy metric: run ``update`` on batches, then fetch ``value``;
+    ``reset`` starts the count again."""
+
+    update: NoOp
+    value: Output[TFloat32]
+    reset: NoOp
 
 
 @frozen
@@ -84,7 +97,7 @@ class Mlp:
     """``w1, b1, w2, b2, ...``: each layer's weights and biases."""
     logits: F32
     loss: F32
-    accuracy: F32
+    accuracy: Accuracy
 
     @staticmethod
     def create(tf: Ops, hidden: Sequence[int] = HIDDEN, seed: int = 0) -> Mlp:
@@ -153,8 +166,9 @@ def train(
 
 def evaluate(session: Session, mlp: Mlp, x: Array, y: Array) -> float:
     """The accuracy of the model on images ``x`` with labels ``y``."""
-    result = session.runner().feed(mlp.images, x).feed(mlp.labels, y).fetch(mlp.accuracy).run()
-    return float(result[0])
+    session.runner().addTarget(mlp.accuracy.reset).run()
+    session.runner().feed(mlp.images, x).feed(mlp.labels, y).addTarget(mlp.accuracy.update).run()
+    return float(session.runner().fetch(mlp.accuracy.value).run()[0])
 
 
 @frozen
