@@ -47,16 +47,7 @@ class RandomNormal(Initializer):
         self._seed = checkSeed("RandomNormal", seed)
 
     def _call(self, tf: Ops, dims: Output[Any], shape: Shape, dtype: type[T]) -> Operand[T]:
-        values: Any = tf.random.statelessRandomNormal(
-            dims, self.seedOf(tf, self._seed), dtype=cast(Any, dtype)
-        )
-        return cast(
-            "Operand[T]",
-            tf.math.add(
-                tf.math.mul(values, self.scalar(tf, self._stddev, dtype)),
-                self.scalar(tf, self._mean, dtype),
-            ),
-        )
+        return normal(self, tf, dims, dtype, self._seed, self._mean, self._stddev, False)
 
     def __repr__(self) -> str:
         return f"RandomNormal(mean={self._mean!r}, stddev={self._stddev!r}, seed={self._seed})"
@@ -87,16 +78,7 @@ class TruncatedNormal(Initializer):
         self._seed = checkSeed("TruncatedNormal", seed)
 
     def _call(self, tf: Ops, dims: Output[Any], shape: Shape, dtype: type[T]) -> Operand[T]:
-        values: Any = tf.random.statelessTruncatedNormal(
-            dims, self.seedOf(tf, self._seed), dtype=cast(Any, dtype)
-        )
-        return cast(
-            "Operand[T]",
-            tf.math.add(
-                tf.math.mul(values, self.scalar(tf, self._stddev, dtype)),
-                self.scalar(tf, self._mean, dtype),
-            ),
-        )
+        return normal(self, tf, dims, dtype, self._seed, self._mean, self._stddev, True)
 
     def __repr__(self) -> str:
         return f"TruncatedNormal(mean={self._mean!r}, stddev={self._stddev!r}, seed={self._seed})"
@@ -136,6 +118,24 @@ class RandomUniform(Initializer):
 
     def __repr__(self) -> str:
         return f"RandomUniform(minval={self._minval!r}, maxval={self._maxval!r}, seed={self._seed})"
+
+
+def normal(
+    init: Initializer,
+    tf: Ops,
+    dims: Output[Any],
+    dtype: type[T],
+    seed: int,
+    mean: float,
+    stddev: float,
+    truncated: bool,
+) -> Operand[T]:
+    """``StatelessRandomNormal * stddev + mean`` (``StatelessTruncatedNormal`` if
+    ``truncated``)."""
+    draw = tf.random.statelessTruncatedNormal if truncated else tf.random.statelessRandomNormal
+    values: Any = draw(dims, init.seedOf(tf, seed), dtype=cast(Any, dtype))
+    scaled = tf.math.mul(values, init.scalar(tf, stddev, dtype))
+    return cast("Operand[T]", tf.math.add(scaled, init.scalar(tf, mean, dtype)))
 
 
 def uniform(
