@@ -161,10 +161,58 @@ def test_theReadmeGraphAndItsGradientGiveTheSameValues(tf: Ops, graph: Graph) ->
 
 
 def test_aGraphWithItsOwnInitOpAndInitializersIsRejected(tf: Ops, graph: Graph) -> None:
-    tf.withName("Init").noOp()
+    tf.withName("Init").identity(tf.constant(1.0))
+    graph.toGraphDef()  # no initializers: no Init NoOp is written
     tf.variable(tf.constant(1.0))
+    with pytest.raises(IllegalStateError, match="own op named 'Init'.*rename that op"):
+        graph.toGraphDef()
+
+
+def test_aNoOpNamedInitIsRejectedEvenWithoutInitializers(tf: Ops, graph: Graph) -> None:
+    tf.withName("Init").noOp()  # it would read back as the list of initializers
     with pytest.raises(IllegalStateError, match="own op named 'Init'"):
         graph.toGraphDef()
+
+
+# -- Session.freeze ----------------------------------------------------------------------------
+def test_freezeReplacesVariablesByTheirCurrentValuesAndDropsInitializers(
+    tf: Ops, graph: Graph
+) -> None:
+    w = tf.withName("w").variable(tf.constant([1.0, 2.0]))
+    y = tf.withName("y").math.mul(w, 3.0)
+    step = tf.assignAdd(w, tf.constant([10.0, 10.0]))
+    unused = tf.withName("unused").math.exp(tf.constant(1.0))
+    with Session(graph) as s:
+        s.run(step)
+        frozen = s.freeze([y])
+        expected = s.runner().fetch(y).run()[0]
+    served = Graph()
+    served.importGraphDef(frozen)
+    assert served.initializers() == []
+    assert served.operation(unused.op().name()) is None
+    assert served.operation(step.op().name()) is None
+    w2 = served.operation("w")
+    assert w2 is not None and w2.type() == "Const"
+    np.testing.assert_array_equal(w2.attr("value"), [11.0, 12.0])  # type: ignore[arg-type]
+    with Session(served) as s:
+        np.testing.assert_array_equal(s.runner().fetch("y").run()[0], expected)
+
+
+def test_freezeTakesNamesAndASingleFetch(tf: Ops, graph: Graph) -> None:
+    w = tf.withName("w").variable(tf.constant([1.0]))
+    tf.withName("y").math.neg(w)
+    with Session(graph) as s:
+        assert s.freeze("y") == s.freeze(["y:0"])
+
+
+def test_freezingATrainingStepIsRejected(tf: Ops, graph: Graph) -> None:
+    w = tf.variable(tf.constant([1.0]))
+    step = tf.withName("train").assignAdd(w, tf.constant([1.0]))
+    with (
+        Session(graph) as s,
+        pytest.raises(IllegalArgumentError, match="AssignAdd 'train'.*writes"),
+    ):
+        s.freeze([step])
 
 
 # -- GraphDefs that TensorFlow 2.21 wrote ------------------------------------------------------

@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 import tensorflow
+import test_docs
 from tensorflow.python.framework import op_def_registry
 from test_every_op import create, every
 from test_graphdef import isRandom
@@ -69,6 +70,12 @@ def tfopsValues(
         for f in fetches:
             runner.fetch(f)
         return list(runner.run())
+
+
+def test_theInteropPageRunsAndPrintsWhatItSays() -> None:
+    """docs/interop.md, a guide outside docs/concepts, checked as tests/test_docs.py checks
+    the guides (its blocks import TensorFlow, so it is checked here)."""
+    test_docs.test_guideCodeRunsAndPrintsWhatItSays(test_docs.DOCS / "interop.md")
 
 
 # -- the tables of differences ------------------------------------------------------------------

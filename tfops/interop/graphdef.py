@@ -47,7 +47,8 @@ def exportGraphDef(graph: Graph) -> bytes:
         ops = list(graph._opList)
         initializers = list(graph._initializers)
     own = graph.operation(INIT_OP_NAME)
-    if initializers and own is not None:
+    # the reader takes a NoOp named Init for the list of initializers
+    if own is not None and (initializers or own.type() == "NoOp"):
         raise IllegalStateError(
             f"the graph has its own op named '{INIT_OP_NAME}' (created at "
             f"{own.creationSite()}), the name a GraphDef gives the NoOp that lists the "
