@@ -239,3 +239,27 @@ def test_aGraphDefTensorFlowReExportsImportsAsTheSameGraph(tf: Ops, graph: Graph
     assert [(op.name(), op.type()) for op in copy.operations()] == [
         (op.name(), op.type()) for op in graph.operations()
     ]
+
+
+def test_aTensorFlowGraphWithVariablesAndGradientsImportsWithTensorFlowsValues() -> None:
+    rng = np.random.default_rng(8)
+    inputs = rng.normal(size=(4, 3)).astype(np.float32)
+    with tensorflow.Graph().as_default() as tfGraph:
+        x = v1.placeholder(tensorflow.float32, [None, 3], name="x")
+        w = v1.Variable(rng.normal(size=(3, 2)).astype(np.float32), name="w", use_resource=False)
+        p = tensorflow.nn.softmax(tensorflow.matmul(x, w), name="p")
+        loss = tensorflow.reduce_sum(p * [[1.0, -1.0]], name="loss")
+        (dw,) = v1.gradients(loss, [w])
+        dw = tensorflow.identity(dw, name="dw")
+        init = v1.global_variables_initializer()
+        with v1.Session(graph=tfGraph) as tfSession:
+            tfSession.run(init)
+            expected = tfSession.run([p, dw], {x: inputs})
+        data = tfGraph.as_graph_def().SerializeToString()
+    with Graph() as g:
+        g.importGraphDef(data)
+        with Session(g) as s:
+            s.run(init.name)  # TensorFlow's own initializer op ("init"), not TF Java's Init
+            got = s.runner().feed("x", inputs).fetch("p").fetch("dw").run()
+    for a, b in zip(got, expected, strict=True):
+        np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-7)
