@@ -243,6 +243,16 @@ class Graph:
                 GraphDef, a name used twice or already in the graph, a prefix already used.
                 The graph is left unchanged.
             ImportError: the extra ``tfops-java[interop]`` is not installed.
+
+        Example:
+            >>> from tfops import Graph, Ops, Session
+            >>> g = Graph(); tf = Ops.create(g)
+            >>> v = tf.withName("v").variable(tf.constant([1.0, 2.0]))
+            >>> copy = Graph(); copy.importGraphDef(g.toGraphDef(), prefix="m")
+            >>> [op.name() for op in copy.initializers()]
+            ['m/v', 'm/Assign']
+            >>> Session(copy).runner().fetch("m/v").run()[0]
+            array([1., 2.], dtype=float32)
         """
         self._checkOpen()
         importGraphDef(self, graphDef, prefix)
