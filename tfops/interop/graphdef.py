@@ -16,7 +16,7 @@ from scope import NAME_PATTERN
 from tfops.errors import DataTypeError, IllegalArgumentError, IllegalStateError
 from tfops.interop._proto import protos
 from tfops.interop.attrs import TF_TYPE_LISTS, TFOPS_ONLY, attrKind, attrToProto
-from tfops.interop.reader import NodeReader, inputGroups, parseGraphDef, topologicalOrder
+from tfops.interop.reader import NodeReader, listTypes, parseGraphDef, topologicalOrder
 from tfops.opdef import lookupOp
 from tfops.operation import Operation
 
@@ -90,12 +90,7 @@ def nodeDefOf(op: Operation) -> Any:
         assert kind is not None, f"{op.type()} has attribute {name!r} its spec does not define"
         node.attr[name].CopyFrom(attrToProto(kind, value))
     for name, inputName in TF_TYPE_LISTS.get(op.type(), {}).items():
-        types = [
-            o.dataType()
-            for n in inputGroups(opdef, op.numInputs())
-            if n[0].name == inputName
-            for o in op.inputs()[n[1] : n[1] + n[2]]
-        ]
+        types = listTypes(opdef, op.inputs(), inputName)
         node.attr[name].CopyFrom(attrToProto("list(type)", types))
     return node
 
@@ -120,7 +115,7 @@ def importGraphDef(graph: Graph, data: bytes, prefix: str | None) -> None:
             f"the GraphDef's '{INIT_OP_NAME}' NoOp lists initializer(s) {_list(missing)} that "
             "are not nodes of the GraphDef"
         )
-    with graph._transaction() as site:
+    with graph._transaction():
         if prefix:
             _claimPrefix(graph, prefix)
         clashes = [full(n.name) for n in nodes if full(n.name) in graph._byName]
@@ -133,7 +128,7 @@ def importGraphDef(graph: Graph, data: bytes, prefix: str | None) -> None:
         for node in order:
             opdef = lookupOp(node.op)
             assert opdef is not None
-            built[node.name] = NodeReader(graph, node, opdef, full, site).build(built)
+            built[node.name] = NodeReader(graph, node, opdef, full).build(built)
         for name in initNames:
             graph.addInitializer(built[name])
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import heapq
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from tfops.builder import OperationBuilder
@@ -26,7 +26,7 @@ from tfops.types import TType
 if TYPE_CHECKING:
     from tfops.graph import Graph
 
-__all__ = ["NodeReader", "inputGroups", "parseGraphDef", "topologicalOrder"]
+__all__ = ["NodeReader", "inputGroups", "listTypes", "parseGraphDef", "topologicalOrder"]
 
 
 def parseGraphDef(data: bytes) -> Any:
@@ -137,13 +137,21 @@ def inputGroups(opdef: OpDef, count: int) -> list[tuple[InputDef, int, int]]:
     return groups
 
 
+def listTypes(opdef: OpDef, inputs: Sequence[Output[TType]], inputName: str) -> list[type[TType]]:
+    """The data types of the tensors of list input ``inputName`` among ``inputs``."""
+    return [
+        o.dataType()
+        for spec, start, count in inputGroups(opdef, len(inputs))
+        if spec.name == inputName
+        for o in inputs[start : start + count]
+    ]
+
+
 class NodeReader:
     """Builds one ``NodeDef`` as an op of ``graph``, named by ``full(name)``."""
 
-    def __init__(
-        self, graph: Graph, node: Any, opdef: OpDef, full: Callable[[str], str], site: str
-    ) -> None:
-        self.graph, self.node, self.opdef, self.full, self.site = graph, node, opdef, full, site
+    def __init__(self, graph: Graph, node: Any, opdef: OpDef, full: Callable[[str], str]) -> None:
+        self.graph, self.node, self.opdef, self.full = graph, node, opdef, full
         self.where = f"node '{node.name}' ({node.op})"
 
     def build(self, built: dict[str, Operation]) -> Operation:
@@ -171,7 +179,7 @@ class NodeReader:
                 builder.addInput(inputs[start])
         listLength = next((count for spec, _, count in groups if spec.isList), None)
         for name in sorted(node.attr):
-            self._attr(builder, name, node.attr[name], listLength, inputs, groups)
+            self._attr(builder, name, node.attr[name], listLength, inputs)
         builder.setDevice(node.device)
         return builder.build()
 
@@ -182,7 +190,6 @@ class NodeReader:
         value: Any,
         listLength: int | None,
         inputs: list[Output[TType]],
-        groups: list[Any],
     ) -> None:
         where = f"attribute '{name}' of {self.where}"
         opType = self.node.op
@@ -201,12 +208,7 @@ class NodeReader:
         listed = TF_TYPE_LISTS.get(opType, {}).get(name)
         if listed is not None:
             declared = attrFromProto("list(type)", value, where)
-            types = [
-                o.dataType()
-                for spec, start, count in groups
-                if spec.name == listed
-                for o in inputs[start : start + count]
-            ]
+            types = listTypes(self.opdef, inputs, listed)
             checkTypeList(cast("tuple[type[TType], ...]", declared), types, where)
             return
         kind = attrKind(self.opdef, name)
