@@ -10,6 +10,7 @@ from scope import NameRegistry, Scope
 from tfops.builder import OperationBuilder
 from tfops.dot import toDot
 from tfops.errors import DataTypeError, IllegalArgumentError, IllegalStateError
+from tfops.interop.graphdef import exportGraphDef, importGraphDef
 from tfops.operation import Operation, userSite
 from tfops.output import Output
 from tfops.types import TType
@@ -210,6 +211,51 @@ class Graph:
         """
         self._checkOpen()
         return toDot(self, gradients=gradients)
+
+    def toGraphDef(self) -> bytes:
+        """Returns the graph as a serialized TensorFlow ``GraphDef`` (TensorFlow's op types and
+        attributes): ``tf.compat.v1.import_graph_def`` loads it in TensorFlow. The initializers
+        are the control inputs of a ``NoOp`` named ``Init``, as TensorFlow Java writes them.
+
+        Needs the optional extra ``pip install 'tfops-java[interop]'``.
+
+        Raises:
+            ImportError: the extra is not installed (``MissingDependencyError``).
+
+        Example:
+            >>> from tfops import Graph, Ops
+            >>> g = Graph(); tf = Ops.create(g)
+            >>> y = tf.math.exp(tf.withName("x").constant([0.0, 1.0]))
+            >>> g2 = Graph(); g2.importGraphDef(g.toGraphDef(), prefix="copy")
+            >>> [op.name() for op in g2.operations()]
+            ['copy/x', 'copy/Exp']
+        """
+        self._checkOpen()
+        return exportGraphDef(self)
+
+    def importGraphDef(self, graphDef: bytes, prefix: str | None = None) -> None:
+        """Adds the ops of a serialized TensorFlow ``GraphDef`` (from :meth:`toGraphDef` or from
+        TensorFlow), each named ``prefix/name`` (``None``: its own name); the initializers the
+        ``Init`` NoOp lists become initializers of this graph.
+
+        Raises:
+            ValueError: op types tfops does not know (all are named), bytes that are not a
+                GraphDef, a name used twice or already in the graph, a prefix already used.
+                The graph is left unchanged.
+            ImportError: the extra ``tfops-java[interop]`` is not installed.
+
+        Example:
+            >>> from tfops import Graph, Ops, Session
+            >>> g = Graph(); tf = Ops.create(g)
+            >>> v = tf.withName("v").variable(tf.constant([1.0, 2.0]))
+            >>> copy = Graph(); copy.importGraphDef(g.toGraphDef(), prefix="m")
+            >>> [op.name() for op in copy.initializers()]
+            ['m/v', 'm/Assign']
+            >>> Session(copy).runner().fetch("m/v").run()[0]
+            array([1., 2.], dtype=float32)
+        """
+        self._checkOpen()
+        importGraphDef(self, graphDef, prefix)
 
     # -- lifecycle ------------------------------------------------------------------------
     def close(self) -> None:

@@ -27,6 +27,7 @@ from tfops.errors import (
     TfopsError,
 )
 from tfops.graph import Graph
+from tfops.interop.freeze import freezeSession
 from tfops.op._build import toTensor
 from tfops.operation import Operation, userSite
 from tfops.output import Operand, Output
@@ -146,6 +147,32 @@ class Session:
             version = self._graph._initVersion
             self._runInitializers(self._graph.initializers())
             self._initVersion = version
+
+    def freeze(self, fetches: Sequence[FetchKey] | FetchKey) -> bytes:
+        """Returns a serialized TensorFlow ``GraphDef`` of the ops ``fetches`` need, each
+        variable replaced by a ``Const`` of its current value in this session (TensorFlow's
+        ``convert_variables_to_constants``), without initializers: a graph to serve in
+        TensorFlow or to import into another tfops graph.
+
+        Needs the optional extra ``pip install 'tfops-java[interop]'``.
+
+        Raises:
+            ValueError: a fetch names no output, or the fetches need an op that writes a
+                variable (a training step).
+            ImportError: the extra is not installed (``MissingDependencyError``).
+
+        Example:
+            >>> g = Graph(); tf = Ops.create(g)
+            >>> w = tf.variable(tf.constant([2.0]))
+            >>> y = tf.withName("y").math.mul(w, 3.0)
+            >>> with Session(g) as s:
+            ...     frozen = s.freeze([y])
+            >>> served = Graph(); served.importGraphDef(frozen)
+            >>> served.operation("Variable").type(), Session(served).runner().fetch("y").run()[0]
+            ('Const', array([6.], dtype=float32))
+        """
+        self._checkOpen()
+        return freezeSession(self, fetches)
 
     def graph(self) -> Graph:
         """Returns the graph this session runs."""
