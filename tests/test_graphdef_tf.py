@@ -263,3 +263,29 @@ def test_aTensorFlowGraphWithVariablesAndGradientsImportsWithTensorFlowsValues()
             got = s.runner().feed("x", inputs).fetch("p").fetch("dw").run()
     for a, b in zip(got, expected, strict=True):
         np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-7)
+
+
+def test_tensorFlow2sAddV2ImportsWithTensorFlowsValuesAndGradient() -> None:
+    """TensorFlow 2 writes ``x + y`` (and ``tf.add``) as ``AddV2``: it imports, runs and
+    differentiates as TensorFlow does."""
+    xs = np.array([1.0, -2.0, 3.5])
+    with tensorflow.Graph().as_default() as tfGraph:
+        x = v1.placeholder(tensorflow.float64, [3], name="x")
+        y = tensorflow.identity(x * x + 2.0 * x, name="y")
+        (dx,) = v1.gradients(tensorflow.reduce_sum(y), [x])
+        dx = tensorflow.identity(dx, name="dx")
+        with v1.Session(graph=tfGraph) as tfSession:
+            expected = tfSession.run([y, dx], {x: xs})
+        data = tfGraph.as_graph_def().SerializeToString()
+    assert "AddV2" in {node.op for node in tfGraph.as_graph_def().node}
+    with Graph() as g:
+        g.importGraphDef(data)
+        tf = Ops.create(g)
+        (ours,) = tf.gradients(
+            tf.sum(g.operation("y").output(0), 0), [g.operation("x").output(0)]
+        ).dy()
+        with Session(g) as s:
+            got = s.runner().feed("x", xs).fetch("y").fetch("dx").fetch(ours).run()
+    np.testing.assert_array_equal(got[0], expected[0])
+    np.testing.assert_array_equal(got[1], expected[1])
+    np.testing.assert_array_equal(got[2], expected[1])

@@ -203,6 +203,7 @@ UNARY = [
 
 BINARY = [
     Spec("Add", np.add, "broadcast", 2),
+    Spec("AddV2", np.add, "broadcast", 2),
     Spec("Sub", np.subtract, "broadcast", 2),
     Spec("Mul", np.multiply, "broadcast", 2),
     Spec("Div", _truncatingDivide, "broadcast", 2, nonzero=(1,)),

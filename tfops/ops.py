@@ -98,6 +98,7 @@ from tfops.op.math import (
     Acosh,
     Add,
     AddN,
+    AddV2,
     ArgMax,
     ArgMin,
     Asin,
@@ -375,6 +376,18 @@ class MathOps:
             a new instance of Add.
         """
         return Add.create(self._scope, x, y)
+
+    def addV2(self, x: Operand[TN] | TensorValue, y: Operand[TN] | TensorValue) -> AddV2[TN]:
+        """Returns x + y element-wise (the op TensorFlow 2 builds for ``x + y``).
+
+        Args:
+            x: the first operand.
+            y: the second operand, of the same data type.
+
+        Returns:
+            a new instance of AddV2.
+        """
+        return AddV2.create(self._scope, x, y)
 
     def sub(self, x: Operand[TN] | TensorValue, y: Operand[TN] | TensorValue) -> Sub[TN]:
         """Returns x - y element-wise.

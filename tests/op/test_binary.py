@@ -143,6 +143,10 @@ ROWS = [
         Case((TInt64,), [2**63 - 1], [1], [-(2**63)]),
         Case((TUint8,), [250], [10], [4]),
     )),
+    Row("AddV2", lambda tf: tf.math.addV2, np.add, NUMBERS, (TBool,), grad=2, cases=(
+        Case((TFloat64,), [INF, INF, 1.0], [-INF, 1.0, NAN], [NAN, INF, NAN]),
+        Case((TInt32,), [2**31 - 1], [1], [-(2**31)]),
+    )),
     Row("Sub", lambda tf: tf.math.sub, np.subtract, NUMBERS, (TBool,), grad=2, cases=(
         Case((TFloat64,), [INF, INF, 1.0], [INF, 1.0, NAN], [NAN, INF, NAN]),
         Case((TInt32,), [-(2**31)], [1], [2**31 - 1]),

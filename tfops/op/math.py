@@ -2,8 +2,8 @@
 # Do not edit: change the spec and run the generator again.
 """The math ops.
 
-InvertPermutation, UnsortedSegmentSum, Exp, Log, Neg, Square, Reciprocal, Add, Sub, Mul, Div,
-SquaredDifference, Equal, AddN, Mean, ArgMax, ArgMin, Cumsum, DivNoNan, RealDiv, FloorDiv,
+InvertPermutation, UnsortedSegmentSum, Exp, Log, Neg, Square, Reciprocal, Add, AddV2, Sub, Mul,
+Div, SquaredDifference, Equal, AddN, Mean, ArgMax, ArgMin, Cumsum, DivNoNan, RealDiv, FloorDiv,
 FloorMod, Pow, Maximum, Minimum, NotEqual, Less, LessEqual, Greater, GreaterEqual, LogicalAnd,
 LogicalOr, Sin, Cos, Tan, Asin, Acos, Atan, Atan2, Sinh, Cosh, Asinh, Acosh, Atanh, Mod,
 TruncateMod, TruncateDiv, Floor, Ceil, Round, Rint, SegmentSum, SegmentMean, SegmentMax,
@@ -49,6 +49,7 @@ __all__ = [
     "Square",
     "Reciprocal",
     "Add",
+    "AddV2",
     "Sub",
     "Mul",
     "Div",
@@ -488,6 +489,59 @@ class Add(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
         """
         operation = build(scope, "Add", (x, y), {})
         return Add(operation)
+
+    def z(self) -> Output[TN_co]:
+        """Returns the result, of the broadcast shape."""
+        return self._z
+
+    def asOutput(self) -> Output[TN_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._z
+
+
+@final
+class AddV2(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
+    """Returns x + y element-wise (the op TensorFlow 2 builds for ``x + y``).
+
+    The same sum as ``Add``, which it replaces in TensorFlow 2's graphs: ``tf.add`` and the
+    ``+`` operator of TensorFlow Python write ``AddV2``. tfops builds ``Add`` for ``+`` and
+    ``tf.math.add`` (TF Java's choice); ``AddV2`` is here for graphs that TensorFlow wrote
+    (``Graph.importGraphDef``) and for programs that name it. Integer addition wraps around
+    on overflow.
+
+    The inputs broadcast against each other as in numpy and TensorFlow.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.math.addV2(tf.constant([1.0, 2.0]), 10.0)
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [11.0, 12.0]
+    """
+
+    OP_NAME: Final = "AddV2"
+
+    __slots__ = ("_z",)
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._z = cast("Output[TN_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope, x: Operand[TN] | TensorValue, y: Operand[TN] | TensorValue
+    ) -> AddV2[TN]:
+        """Factory method to create a class wrapping a new AddV2 operation.
+
+        Args:
+            scope: current scope.
+            x: the first operand.
+            y: the second operand, of the same data type.
+
+        Returns:
+            a new instance of AddV2.
+        """
+        operation = build(scope, "AddV2", (x, y), {})
+        return AddV2(operation)
 
     def z(self) -> Output[TN_co]:
         """Returns the result, of the broadcast shape."""

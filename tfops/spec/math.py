@@ -168,6 +168,17 @@ _binary(
     example("tf.math.add(tf.constant([1.0, 2.0]), 10.0)", "[11.0, 12.0]"),
 )
 _binary(
+    "AddV2",
+    "Returns x + y element-wise (the op TensorFlow 2 builds for ``x + y``).",
+    "The same sum as ``Add``, which it replaces in TensorFlow 2's graphs: ``tf.add`` and the\n"
+    "``+`` operator of TensorFlow Python write ``AddV2``. tfops builds ``Add`` for ``+`` and\n"
+    "``tf.math.add`` (TF Java's choice); ``AddV2`` is here for graphs that TensorFlow wrote\n"
+    "(``Graph.importGraphDef``) and for programs that name it. Integer addition wraps around\n"
+    "on overflow.",
+    NUMBERS,
+    example("tf.math.addV2(tf.constant([1.0, 2.0]), 10.0)", "[11.0, 12.0]"),
+)
+_binary(
     "Sub",
     "Returns x - y element-wise.",
     "Integer subtraction wraps around on overflow.",
@@ -211,6 +222,7 @@ notDifferentiable("Equal")
 
 
 @registerGradient("Add")
+@registerGradient("AddV2")
 def _addGrad(tf: Ops, op: GradOp, g: Output[TFloating]) -> Grads:
     return [g, g]
 

@@ -31,6 +31,7 @@ def _squaredDifference(x: Array, y: Array) -> Array:
 
 
 registerKernel("Add", broadcasting(np.add), fresh=True)
+registerKernel("AddV2", broadcasting(np.add), fresh=True)
 registerKernel("Sub", broadcasting(np.subtract), fresh=True)
 registerKernel("Mul", broadcasting(np.multiply), fresh=True)
 registerKernel("SquaredDifference", broadcasting(_squaredDifference), fresh=True)

@@ -75,6 +75,7 @@ def _squaredDifference(x: Any, y: Any) -> Any:
 
 
 registerLowering("Add", binary(jnp.add))
+registerLowering("AddV2", binary(jnp.add))
 registerLowering("Sub", binary(jnp.subtract))
 registerLowering("Mul", binary(jnp.multiply))
 registerLowering("SquaredDifference", binary(_squaredDifference))
