@@ -27,6 +27,7 @@ from attrs import evolve, frozen
 from tfops import Graph, Ops, Session, Shape
 from tfops.backend import Backend
 from tfops.examples import addBackendOption
+from tfops.examples.digits import loadDigits
 from tfops.framework.optimizers import Adam
 from tfops.op.core import NoOp, Placeholder, Sum, Variable
 from tfops.output import Operand, Output
@@ -37,32 +38,6 @@ F64 = Operand[TFloat64]
 
 EPS = 0.1
 """The FGSM step used for training and for the table (pixels are in [0, 1])."""
-
-
-@frozen
-class Digits:
-    """A fixed train/test split of scikit-learn's digits, pixels in [0, 1], labels int64."""
-
-    xTrain: Array
-    yTrain: Array
-    xTest: Array
-    yTest: Array
-
-
-def loadDigits(trainSize: int | None = None, testSize: int | None = None) -> Digits:
-    """The 1797 bundled 8x8 digits (no download), shuffled once with seed 0: 3/4 train, 1/4 test.
-
-    ``trainSize`` and ``testSize`` keep only the first images of each part (for quick runs).
-    """
-    from sklearn.datasets import load_digits  # type: ignore[import-untyped]
-
-    digits = load_digits()
-    x = np.asarray(digits.data, dtype=np.float64) / 16.0
-    y = np.asarray(digits.target, dtype=np.int64)
-    order = np.random.RandomState(0).permutation(len(y))
-    split = len(y) * 3 // 4
-    train, test = order[:split][:trainSize], order[split:][:testSize]
-    return Digits(x[train], y[train], x[test], y[test])
 
 
 @frozen

@@ -28,7 +28,8 @@ from attrs import evolve, frozen
 
 from tfops import Graph, Ops, Session, Shape
 from tfops.backend import Backend
-from tfops.examples import addBackendOption
+from tfops.examples import addBackendOption, digits
+from tfops.examples.digits import Digits
 from tfops.op.core import NoOp, Placeholder, Variable
 from tfops.output import Operand, Output
 from tfops.types import TFloat32, TInt32, TUint8
@@ -45,29 +46,10 @@ SEED = 123456789
 PADDING_TYPE = "SAME"
 
 
-@frozen
-class Digits:
-    """A fixed train/test split of scikit-learn's digits: uint8 images ``[n, 8, 8]`` valued 0 to
-    16 and uint8 labels."""
-
-    xTrain: Array
-    yTrain: Array
-    xTest: Array
-    yTest: Array
-
-
 def loadDigits(trainSize: int | None = None, testSize: int | None = None) -> Digits:
-    """The bundled digits (no download), shuffled once with seed 0: 3/4 train, 1/4 test;
-    ``trainSize`` and ``testSize`` keep only the first images of each part."""
-    from sklearn.datasets import load_digits  # type: ignore[import-untyped]
-
-    digits = load_digits()
-    x = np.asarray(digits.images, dtype=np.uint8)
-    y = np.asarray(digits.target, dtype=np.uint8)
-    order = np.random.RandomState(0).permutation(len(y))
-    split = len(y) * 3 // 4
-    train, test = order[:split][:trainSize], order[split:][:testSize]
-    return Digits(x[train], y[train], x[test], y[test])
+    """The digits' split of :func:`tfops.examples.digits.loadDigits`: uint8 images
+    ``[n, 8, 8]`` valued 0 to 16, uint8 labels."""
+    return digits.loadDigits(trainSize, testSize, pixels=np.uint8, labels=np.uint8, flat=False)
 
 
 @frozen

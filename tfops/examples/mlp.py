@@ -21,7 +21,8 @@ from attrs import frozen
 
 from tfops import Graph, Ops, Session, Shape
 from tfops.backend import Backend
-from tfops.examples import addBackendOption
+from tfops.examples import addBackendOption, digits
+from tfops.examples.digits import Digits
 from tfops.framework.losses import SparseCategoricalCrossentropy
 from tfops.framework.metrics import SparseCategoricalAccuracy
 from tfops.framework.optimizers import Adam
@@ -40,28 +41,10 @@ TRAIN_SIZE = 1347
 """The training images of the split :func:`loadDigits` makes (3/4 of 1797)."""
 
 
-@frozen
-class Digits:
-    """A fixed train/test split of scikit-learn's digits: float32 images ``[n, 64]`` with pixels
-    in [0, 1], int64 labels."""
-
-    xTrain: Array
-    yTrain: Array
-    xTest: Array
-    yTest: Array
-
-
 def loadDigits() -> Digits:
-    """The 1797 bundled digits (no download), shuffled once with seed 0: 3/4 train, 1/4 test."""
-    from sklearn.datasets import load_digits  # type: ignore[import-untyped]
-
-    digits = load_digits()
-    x = np.asarray(digits.data, dtype=np.float32) / np.float32(16.0)
-    y = np.asarray(digits.target, dtype=np.int64)
-    order = np.random.RandomState(0).permutation(len(y))
-    split = len(y) * 3 // 4
-    train, test = order[:split], order[split:]
-    return Digits(x[train], y[train], x[test], y[test])
+    """The digits' split of :func:`tfops.examples.digits.loadDigits`: rows of 64 float32
+    pixels in [0, 1], int64 labels."""
+    return digits.loadDigits(pixels=np.float32)
 
 
 def crossEntropy(tf: Ops, logits: F32, labels: Operand[TInt64]) -> F32:
