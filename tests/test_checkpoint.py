@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -334,3 +335,26 @@ def test_an_uninitialized_variable_cannot_be_saved(tmp_path: Path) -> None:
     with Session(g) as s, pytest.raises(TfopsError, match="declared"):
         s.save(str(tmp_path / "m"))
     assert not os.path.exists(tmp_path / "m.safetensors")
+
+
+# -- the guide --------------------------------------------------------------------------------
+def test_the_checkpoints_guide_runs_and_prints_what_it_says() -> None:
+    """docs/checkpoints.md's Python blocks run in one namespace, and each ``print`` prints what
+    its trailing comment says (as tests/test_docs.py checks the concepts pages)."""
+    page = ROOT / "docs" / "checkpoints.md"
+    blocks = re.findall(r"```python\n(.*?)```", page.read_text(), re.S)
+    assert len(blocks) == 4
+    printed: list[str] = []
+
+    def record(*values: object, **_: object) -> None:
+        printed.append(" ".join(str(v) for v in values))
+
+    namespace: dict[str, object] = {"__name__": "docs_checkpoints", "print": record}
+    for n, block in enumerate(blocks, 1):
+        expected = [m.group(1) for m in re.finditer(r"^\s*print\(.*\)\s+# (.*)$", block, re.M)]
+        start = len(printed)
+        exec(compile(block, f"docs/checkpoints.md block {n}", "exec"), namespace)
+        outputs = printed[start:]
+        assert len(outputs) == len(expected), f"block {n}: a print without its comment"
+        for said, got in zip(expected, outputs, strict=True):
+            assert " ".join(said.split()) == " ".join(got.split()), f"block {n}: {got!r}"
