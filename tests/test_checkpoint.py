@@ -104,6 +104,9 @@ def test_the_checkpoint_is_a_safetensors_file_keyed_by_variable_names(tmp_path: 
         s.save(str(tmp_path / "ckpt"))
     assert checkpointPath(str(tmp_path / "ckpt")) == str(tmp_path / "ckpt.safetensors")
     assert sorted(os.listdir(tmp_path)) == ["ckpt.safetensors"]  # no temporary file left
+    umask = os.umask(0)
+    os.umask(umask)
+    assert os.stat(tmp_path / "ckpt.safetensors").st_mode & 0o777 == 0o666 & ~umask
     tensors = safetensors.numpy.load_file(str(tmp_path / "ckpt.safetensors"))
     assert sorted(tensors) == ["dense/kernel", "step"]
     assert tensors["dense/kernel"].dtype == np.float32
@@ -358,3 +361,21 @@ def test_the_checkpoints_guide_runs_and_prints_what_it_says() -> None:
         assert len(outputs) == len(expected), f"block {n}: a print without its comment"
         for said, got in zip(expected, outputs, strict=True):
             assert " ".join(said.split()) == " ".join(got.split()), f"block {n}: {got!r}"
+
+
+def test_variables_without_initializer_or_with_unknown_dimensions_are_restored(
+    tmp_path: Path,
+) -> None:
+    g = Graph()
+    tf = Ops.create(g)
+    rows = tf.withName("rows").variable(Shape.of(-1, 2), TFloat64)
+    declared = tf.withName("declared").variable(Shape.of(2), TFloat32)
+    prefix = str(tmp_path / "m")
+    with Session(g) as s:
+        s.run(tf.assign(rows, np.ones((4, 2)), validateShape=False))
+        s.run(tf.assign(declared, np.array([1.5, 2.5], np.float32)))
+        s.save(prefix)
+    with Session(g) as s:
+        s.restore(prefix)
+        got = s.runner().fetch(rows).fetch(declared).run()
+    assert got[0].shape == (4, 2) and got[1].tolist() == [1.5, 2.5]

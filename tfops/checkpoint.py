@@ -55,6 +55,10 @@ SUFFIX = ".safetensors"
 
 _FORMAT = {"format": "tfops-checkpoint", "version": "1"}
 
+# the mode a new file gets (mkstemp's files are private, 0600); read once, when nothing else runs
+_UMASK = os.umask(0)
+os.umask(_UMASK)
+
 _after_partial_write: Callable[[str], None] | None = None
 """A test seam: called with the temporary file's path when half of it is written (the crash
 test kills the process there)."""
@@ -110,6 +114,7 @@ def writeCheckpoint(prefix: str | os.PathLike[str], values: Mapping[str, Array])
             f.write(data[half:])
             f.flush()
             os.fsync(f.fileno())
+        os.chmod(temporary, 0o666 & ~_UMASK)
         os.replace(temporary, path)
     except BaseException:
         if os.path.exists(temporary):
