@@ -18,6 +18,7 @@ from scope import HasOp
 from tfops.backend import Backend, Request, SessionConfig, resolveBackend
 from tfops.backend.base import DEFAULT_MEMORY_LIMIT
 from tfops.backend.requests import neededOps
+from tfops.checkpoint import restoreRequest, variablesOf, writeCheckpoint
 from tfops.errors import (
     DataTypeError,
     IllegalArgumentError,
@@ -256,9 +257,6 @@ class Session:
             ...     s.runner().fetch(w).run()[0].tolist()
             [3.0, 4.0]
         """
-        # imported here: safetensors is loaded by the first save or restore, not by tfops
-        from tfops.checkpoint import variablesOf, writeCheckpoint
-
         variables = variablesOf(self._graph)
         runner = self.runner()
         for op in variables:
@@ -275,8 +273,6 @@ class Session:
         As in TensorFlow Java, restoring counts as initialization: the graph's initializers
         that have not run are not run, now or later.
         """
-        from tfops.checkpoint import restoreRequest
-
         with self._initLock:
             self._checkOpen()
             version = self._graph._initVersion
