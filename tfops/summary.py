@@ -86,6 +86,13 @@ def histogramProto(values: object) -> Any:
         IllegalArgumentError: a value is nan or infinite (TensorFlow refuses them too), or the
             values are not real numbers.
         MissingDependencyError: tensorboard is not installed.
+
+    Example:
+        >>> h = histogramProto([0.5, 1.5, 1.5])
+        >>> h.num, h.min, h.max, h.sum
+        (3.0, 0.5, 1.5, 3.5)
+        >>> [(round(limit, 3), count) for limit, count in zip(h.bucket_limit, h.bucket)]
+        [(0.471, 0.0), (0.518, 1.0), (1.477, 0.0), (1.625, 2.0), (1.7976931348623157e+308, 0.0)]
     """
     proto = _tensorboard("tensorboard.compat.proto.histogram_pb2").HistogramProto
     flat = _realArray(values, "histogram values").astype(np.float64).ravel()
