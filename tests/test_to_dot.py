@@ -40,13 +40,16 @@ class Dot:
         return next((c.name for c in self.clusters.values() if node in c.nodes), None)
 
 
-_TOKEN = re.compile(r"""
+_TOKEN = re.compile(
+    r"""
     \s+ | //[^\n]* | /\*.*?\*/                       # space and comments
   | (?P<quoted>"(?:[^"\\]|\\.)*")
   | (?P<id>[A-Za-z_\x80-\uffff][A-Za-z_0-9\x80-\uffff]*)
   | (?P<number>-?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?))
   | (?P<punct>->|--|[{}\[\];,=:])
-""", re.X | re.S)
+""",
+    re.X | re.S,
+)
 _KEYWORDS = {"strict", "graph", "digraph", "node", "edge", "subgraph"}
 
 
@@ -55,7 +58,7 @@ def _tokens(text: str) -> list[tuple[str, str]]:
     pos = 0
     while pos < len(text):
         m = _TOKEN.match(text, pos)
-        assert m is not None, f"not DOT at offset {pos}: {text[pos:pos + 40]!r}"
+        assert m is not None, f"not DOT at offset {pos}: {text[pos : pos + 40]!r}"
         pos = m.end()
         kind = m.lastgroup
         if kind is None:
@@ -87,7 +90,7 @@ class _Parser:
         return self.tokens[at][0] if at < len(self.tokens) else "EOF"
 
     def take(self, kind: str) -> str:
-        assert self.peek() == kind, f"expected {kind!r}, got {self.tokens[self.pos:self.pos + 3]}"
+        assert self.peek() == kind, f"expected {kind!r}, got {self.tokens[self.pos : self.pos + 3]}"
         value = self.tokens[self.pos][1]
         self.pos += 1
         return value
@@ -188,8 +191,13 @@ def parse(text: str) -> Dot:
 
 
 def test_parserRejectsWhatIsNotDot() -> None:
-    for bad in ['digraph { "a" -> }', 'digraph { "a" [label=] }', 'digraph { "a" -- "b" }',
-                'digraph { "unterminated }', "digraph { a }}"]:
+    for bad in [
+        'digraph { "a" -> }',
+        'digraph { "a" [label=] }',
+        'digraph { "a" -- "b" }',
+        'digraph { "unterminated }',
+        "digraph { a }}",
+    ]:
         with pytest.raises(AssertionError):
             parse(bad)
     edges = parse('digraph g { a -> b [label="x \\" y"]; }').edges
@@ -264,10 +272,10 @@ def test_gradientOpsAreGroupedInTheirOwnCluster() -> None:
     for scope in ("gradients", "Gradients"):
         cluster = dot.clusters[f"cluster_{scope}"]
         assert cluster.parent is None and cluster.attrs["fillcolor"] == "#fff2e0"
-        inside = {n for c in dot.clusters.values() if c.name.startswith(cluster.name)
-                  for n in c.nodes}
-        assert inside == {op.name() for op in g.operations()
-                          if op.name().startswith(scope + "/")}
+        inside = {
+            n for c in dot.clusters.values() if c.name.startswith(cluster.name) for n in c.nodes
+        }
+        assert inside == {op.name() for op in g.operations() if op.name().startswith(scope + "/")}
     assert "fillcolor" not in dot.clusters["cluster_stable"].attrs
 
 
@@ -275,8 +283,9 @@ def test_withoutGradientsOnlyTheForwardGraphIsDrawn() -> None:
     g, _ = softmaxGraph()
     dot = parse(g.toDot(gradients=False))
 
-    forward = [op.name() for op in g.operations()
-               if not op.name().startswith(("gradients/", "Gradients/"))]
+    forward = [
+        op.name() for op in g.operations() if not op.name().startswith(("gradients/", "Gradients/"))
+    ]
     assert sorted(dot.nodes) == sorted(forward)
     assert all(a in forward and b in forward for a, b, _ in dot.edges)
     assert set(dot.clusters) == {"cluster_stable"}
@@ -308,3 +317,39 @@ def test_closedGraphRaises() -> None:
     g.close()
     with pytest.raises(IllegalStateError, match="closed"):
         g.toDot()
+
+
+def test_labelsInAScopeShowTheNameWithinItAndTooltipsTheFullName() -> None:
+    g, _ = softmaxGraph()
+    dot = parse(g.toDot())
+
+    # the cluster says the scope; a name equal to the type is not repeated
+    assert dot.nodes["stable/Max"]["label"] == "Max\\nfloat64 <unknown>"
+    assert dot.nodes["stable/Const_1"]["label"] == "Const\\nConst_1\\nint32 []"
+    tooltip = dot.nodes["stable/StopGradient"]["tooltip"]
+    assert tooltip.startswith("StopGradient stable/StopGradient (created at stable_softmax.py:")
+    assert "/" not in tooltip.split("created at ")[1]  # no directory of this machine
+    assert all("tooltip" in attrs for attrs in dot.nodes.values())
+
+
+def test_constantsAreDrawnSmall(graph: Graph, tf: Ops) -> None:
+    tf.withName("c").constant(1.0)
+    tf.withName("x").placeholder(TFloat64)
+    dot = parse(graph.toDot())
+
+    assert dot.nodes["c"]["fontsize"] == "8" and dot.nodes["c"]["fillcolor"] == "#ffffff"
+    assert "fontsize" not in dot.nodes["x"]
+
+
+def test_forwardValuesIntoTheGradientsAreLightAndDoNotPullTheLayout() -> None:
+    g, _ = softmaxGraph()
+    dot = parse(g.toDot())
+
+    def isGradient(name: str) -> bool:
+        return name.startswith(("gradients/", "Gradients/"))
+
+    crossing = [(a, b, attrs) for a, b, attrs in dot.edges if isGradient(b) and not isGradient(a)]
+    assert crossing and all(attrs["constraint"] == "false" for _, _, attrs in crossing)
+    inside = [attrs for a, b, attrs in dot.edges if isGradient(a) == isGradient(b)]
+    assert inside and all("constraint" not in attrs for attrs in inside)
+    assert dot.defaults["graph"]["newrank"] == "true"

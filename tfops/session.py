@@ -18,6 +18,7 @@ from scope import HasOp
 from tfops.backend import Backend, Request, SessionConfig, resolveBackend
 from tfops.backend.base import DEFAULT_MEMORY_LIMIT
 from tfops.backend.requests import neededOps
+from tfops.checkpoint import restoreRequest, variablesOf, writeCheckpoint
 from tfops.errors import (
     DataTypeError,
     IllegalArgumentError,
@@ -261,6 +262,52 @@ class Session:
                 self._plans[key] = plan
         self._last = (key, plan)
         return plan
+
+    def save(self, prefix: str) -> None:
+        """Saves every variable's value in this session to the checkpoint at ``prefix``.
+
+        The checkpoint is the file ``prefix + ".safetensors"`` (safetensors format: no pickle),
+        keyed by the variables' names. It is written to a temporary file and renamed, so a
+        crash while saving leaves the previous checkpoint whole. Initializers that have not
+        run run first (``autoInit``), as for any run. See :mod:`tfops.checkpoint`.
+
+        Example:
+            >>> import os, tempfile
+            >>> g = Graph(); tf = Ops.create(g)
+            >>> w = tf.withName("w").variable(tf.constant([1.0, 2.0]))
+            >>> prefix = os.path.join(tempfile.mkdtemp(), "model")
+            >>> with Session(g) as s:
+            ...     s.run(tf.assign(w, [3.0, 4.0]))
+            ...     s.save(prefix)
+            >>> with Session(g) as s:
+            ...     s.restore(prefix)
+            ...     s.runner().fetch(w).run()[0].tolist()
+            [3.0, 4.0]
+        """
+        variables = variablesOf(self._graph)
+        runner = self.runner()
+        for op in variables:
+            runner.fetch(op.output(0))
+        values = list(runner.run()) if variables else []
+        writeCheckpoint(prefix, {op.name(): v for op, v in zip(variables, values, strict=True)})
+
+    def restore(self, prefix: str) -> None:
+        """Restores every variable from the checkpoint at ``prefix`` (see :meth:`save`).
+
+        The checkpoint must hold exactly the graph's variables, with their data types and
+        shapes; otherwise ``IllegalArgumentError`` names every difference and no variable is
+        changed. A missing file raises ``CheckpointNotFoundError`` (a ``FileNotFoundError``).
+        As in TensorFlow Java, restoring counts as initialization: the graph's initializers
+        that have not run are not run, now or later.
+        """
+        with self._initLock:
+            self._checkOpen()
+            version = self._graph._initVersion
+            feeds, targets, values = restoreRequest(self._graph, prefix)
+            if targets:
+                self._plan(feeds, (), targets).run(values)
+            self._ran.update(self._graph.initializers())
+            self._initVersion = version
 
 
 class Runner:
