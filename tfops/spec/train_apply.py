@@ -17,15 +17,18 @@ from tfops.opdef import AttrDef, InferContext, InputDef, OpDef, OutputDef, regis
 from tfops.shape import Shape
 from tfops.spec.grad import notDifferentiable
 from tfops.spec.rules import FLOATS
-from tfops.types import TInt64
+from tfops.types import TFloat32, TFloat64, TInt64, TType
 
-__all__ = ["GRADIENTS", "STEPS"]
+__all__ = ["GRADIENTS", "SINGLE_AND_DOUBLE", "STEPS"]
 
 GRADIENTS = frozenset({"grad", "delta"})
 """The names of the inputs that have the variables' shape."""
 
 STEPS = frozenset({"global_step"})
 """The names of the int64 scalar inputs."""
+
+SINGLE_AND_DOUBLE: tuple[type[TType], ...] = (TFloat32, TFloat64)
+"""The types of the ops TensorFlow has no float16 kernel of (AdagradDA, the proximal ones)."""
 
 _LINEAR_BY_LR = AttrDef(
     "multiply_linear_by_lr",
@@ -45,11 +48,12 @@ def _applyOp(
     values: tuple[tuple[str, str], ...],
     example: str,
     extra: tuple[AttrDef, ...] = (),
+    types: tuple[type[TType], ...] = FLOATS,
 ) -> None:
     """Registers an update op: ``refs`` (variables of one shape), then ``values`` in
     TensorFlow's order: scalars, the gradient (the variables' shape), an int64 step."""
     attrs = (
-        AttrDef("T", "type", allowed=FLOATS),
+        AttrDef("T", "type", allowed=types),
         AttrDef(
             "use_locking",
             "bool",
@@ -131,6 +135,7 @@ _applyOp(
         "...                             tf.constant(np.int64(1)))",
         "[-1.0]",
     ),
+    types=SINGLE_AND_DOUBLE,
 )
 
 _applyOp(
@@ -247,6 +252,7 @@ _applyOp(
         "tf.train.applyProximalGradientDescent(w, 0.5, 1.0, 1.0, tf.constant([2.0]))",
         "[1.0]",
     ),
+    types=SINGLE_AND_DOUBLE,
 )
 
 _applyOp(
@@ -262,6 +268,7 @@ _applyOp(
         "tf.train.applyProximalAdagrad(w, a, 1.0, 0.5, 0.0, tf.constant([2.0]))",
         "[1.75]",
     ),
+    types=SINGLE_AND_DOUBLE,
 )
 
 _SIGN_REFS = (_VAR, ("m", "the moving average of the gradients (a variable)"))
