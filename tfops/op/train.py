@@ -351,6 +351,7 @@ class ApplyAdagradDA(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     grad * grad; then, with g and gg the accumulators and t = global_step, var = -lr *
     sign(g) * max(|g| - l1 * t, 0) / (l2 * t * lr + sqrt(gg)) (with l1 = 0: var = -lr * g /
     (l2 * t * lr + sqrt(gg))). The step is read as a float32 number, as TensorFlow does.
+    float32 and float64 only, as TensorFlow's kernels.
 
     Example:
         >>> g = Graph(); tf = Ops.create(g)
@@ -881,7 +882,7 @@ class ApplyProximalGradientDescent(PrimitiveOp, Operators[TF_co], Generic[TF_co]
     """Update '*var' as FOBOS algorithm with fixed learning rate.
 
     prox_v = var - alpha * delta; var = sign(prox_v) * max(|prox_v| - alpha * l1, 0) / (1 +
-    alpha * l2).
+    alpha * l2). float32 and float64 only, as TensorFlow's kernels.
 
     Example:
         >>> g = Graph(); tf = Ops.create(g)
@@ -972,6 +973,7 @@ class ApplyProximalAdagrad(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     accum += grad * grad; rate = lr / sqrt(accum); prox_v = var - rate * grad; var =
     sign(prox_v) * max(|prox_v| - rate * l1, 0) / (1 + rate * l2). Raises
     ``InvalidArgumentError`` when it runs if lr is not positive or l1 or l2 is negative.
+    float32 and float64 only, as TensorFlow's kernels.
 
     Example:
         >>> g = Graph(); tf = Ops.create(g)

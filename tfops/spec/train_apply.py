@@ -122,7 +122,8 @@ _applyOp(
     "Adagrad dual averaging: gradient_accumulator += grad; gradient_squared_accumulator +=\n"
     "grad * grad; then, with g and gg the accumulators and t = global_step, var = -lr *\n"
     "sign(g) * max(|g| - l1 * t, 0) / (l2 * t * lr + sqrt(gg)) (with l1 = 0: var = -lr * g /\n"
-    "(l2 * t * lr + sqrt(gg))). The step is read as a float32 number, as TensorFlow does.",
+    "(l2 * t * lr + sqrt(gg))). The step is read as a float32 number, as TensorFlow does.\n"
+    "float32 and float64 only, as TensorFlow's kernels.",
     (
         _VAR,
         ("gradient_accumulator", "the sum of the gradients (a variable)"),
@@ -239,7 +240,7 @@ _applyOp(
     "ApplyProximalGradientDescent",
     "Update '*var' as FOBOS algorithm with fixed learning rate.",
     "prox_v = var - alpha * delta; var = sign(prox_v) * max(|prox_v| - alpha * l1, 0) / (1 +\n"
-    "alpha * l2).",
+    "alpha * l2). float32 and float64 only, as TensorFlow's kernels.",
     (_VAR,),
     (
         ("alpha", "scaling factor (the learning rate), a scalar"),
@@ -260,7 +261,8 @@ _applyOp(
     "Update '*var' and '*accum' according to FOBOS with Adagrad learning rate.",
     "accum += grad * grad; rate = lr / sqrt(accum); prox_v = var - rate * grad; var =\n"
     "sign(prox_v) * max(|prox_v| - rate * l1, 0) / (1 + rate * l2). Raises\n"
-    "``InvalidArgumentError`` when it runs if lr is not positive or l1 or l2 is negative.",
+    "``InvalidArgumentError`` when it runs if lr is not positive or l1 or l2 is negative.\n"
+    "float32 and float64 only, as TensorFlow's kernels.",
     (_VAR, ("accum", "the sum of the squared gradients (a variable)")),
     (_LR, _L1, _L2, _GRAD),
     _example(

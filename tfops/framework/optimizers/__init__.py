@@ -2,7 +2,8 @@
 
 ``Optimizer(graph, learningRate, ...).minimize(loss)`` adds one training step to the graph: a
 ``NoOp`` that updates every variable ``loss`` depends on with TensorFlow's ``train.apply*``
-ops, so that each step equals TensorFlow 1's optimizer of the same name.
+ops, so that each step equals TensorFlow 1's optimizer of the same name (AdaMax: TensorFlow
+Java's, over ``ApplyAdaMax``; Nadam: Keras 2's, which TensorFlow 1 lacks).
 """
 
 from tfops.framework.optimizers._adadelta import AdaDelta
