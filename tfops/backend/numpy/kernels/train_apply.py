@@ -79,7 +79,7 @@ def _trainingOp(
     registerKernel(opType, factory)
 
 
-def stepAsFloat(step: Any, dtype: Any) -> Any:
+def _stepAsFloat(step: Any, dtype: Any) -> Any:
     """The int64 ``global_step`` as TensorFlow's AdagradDA reads it: a float32 number, widened
     to ``dtype`` when that is wider (float64), and float32 otherwise."""
     return np.float32(step).astype(np.promote_types(np.float32, dtype))
@@ -99,7 +99,7 @@ def _adagradDA(
     dtype = var.dtype
     gAcc = gAcc + grad
     ggAcc = ggAcc + grad * grad
-    wide = stepAsFloat(globalStep, dtype)
+    wide = _stepAsFloat(globalStep, dtype)
     rate = (wide * lr.astype(wide.dtype)).astype(dtype)  # float(global_step) * lr
     denominator = l2 * rate + np.sqrt(ggAcc)
     if l1 > 0:
