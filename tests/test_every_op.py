@@ -135,6 +135,31 @@ SAMPLES: dict[str, Callable[[Any], Any]] = {
         initialized(tf), tf.variable(c(tf, [0.0, 0.0])), initialized(tf), initialized(tf),
         c(tf, 0.1),
         c(tf, 0.9), c(tf, 0.0), c(tf, 1e-10), c(tf, F)),
+    "ApplyAdagradDA": lambda tf: tf.train.applyAdagradDA(
+        initialized(tf), initialized(tf), initialized(tf), c(tf, F), c(tf, 0.1), c(tf, 0.01),
+        c(tf, 0.01), c(tf, np.int64(1))),
+    "ApplyAdadelta": lambda tf: tf.train.applyAdadelta(
+        initialized(tf), initialized(tf), initialized(tf), c(tf, 1.0), c(tf, 0.95), c(tf, 1e-7),
+        c(tf, F)),
+    "ApplyAdaMax": lambda tf: tf.train.applyAdaMax(
+        initialized(tf), initialized(tf), initialized(tf), c(tf, 0.9), c(tf, 0.1), c(tf, 0.9),
+        c(tf, 0.999), c(tf, 1e-7), c(tf, F)),
+    "ApplyFtrl": lambda tf: tf.train.applyFtrl(
+        initialized(tf), initialized(tf), initialized(tf), c(tf, F), c(tf, 0.1), c(tf, 0.01),
+        c(tf, 0.01), c(tf, -0.5)),
+    "ApplyFtrlV2": lambda tf: tf.train.applyFtrlV2(
+        initialized(tf), initialized(tf), initialized(tf), c(tf, F), c(tf, 0.1), c(tf, 0.01),
+        c(tf, 0.01), c(tf, 0.01), c(tf, -0.5)),
+    "ApplyProximalGradientDescent": lambda tf: tf.train.applyProximalGradientDescent(
+        initialized(tf), c(tf, 0.1), c(tf, 0.01), c(tf, 0.01), c(tf, F)),
+    "ApplyProximalAdagrad": lambda tf: tf.train.applyProximalAdagrad(
+        initialized(tf), initialized(tf), c(tf, 0.1), c(tf, 0.01), c(tf, 0.01), c(tf, F)),
+    "ApplyPowerSign": lambda tf: tf.train.applyPowerSign(
+        initialized(tf), initialized(tf), c(tf, 0.1), c(tf, 0.69), c(tf, 0.9), c(tf, 0.9),
+        c(tf, F)),
+    "ApplyAddSign": lambda tf: tf.train.applyAddSign(
+        initialized(tf), initialized(tf), c(tf, 0.1), c(tf, 1.0), c(tf, 0.9), c(tf, 0.9),
+        c(tf, F)),
     # nn: convolution, pooling, normalization, activations, top-k
     # nnrest: batch and local response normalization ([2, 1, 1, 2] images, NHWC)
     "FusedBatchNormV3": lambda tf: tf.nn.fusedBatchNorm(

@@ -226,11 +226,20 @@ from tfops.op.random import (
     TruncatedNormal,
 )
 from tfops.op.train import (
+    ApplyAdadelta,
     ApplyAdagrad,
+    ApplyAdagradDA,
     ApplyAdam,
+    ApplyAdaMax,
+    ApplyAddSign,
     ApplyCenteredRMSProp,
+    ApplyFtrl,
+    ApplyFtrlV2,
     ApplyGradientDescent,
     ApplyMomentum,
+    ApplyPowerSign,
+    ApplyProximalAdagrad,
+    ApplyProximalGradientDescent,
     ApplyRMSProp,
 )
 from tfops.operation import Operation
@@ -3253,6 +3262,382 @@ class TrainOps:
             *options,
             useLocking=useLocking,
             useNesterov=useNesterov,
+        )
+
+    def applyAdagradDA(
+        self,
+        var: Operand[TF] | TensorValue,
+        gradient_accumulator: Operand[TF] | TensorValue,
+        gradient_squared_accumulator: Operand[TF] | TensorValue,
+        grad: Operand[TF] | TensorValue,
+        lr: Operand[TF] | TensorValue,
+        l1: Operand[TF] | TensorValue,
+        l2: Operand[TF] | TensorValue,
+        global_step: Operand[TInt64] | TensorValue,
+        *options: ApplyAdagradDA.Options,
+        useLocking: bool | None = None,
+    ) -> ApplyAdagradDA[TF]:
+        """Update '*var' according to the proximal adagrad scheme.
+
+        Args:
+            var: the variable to update.
+            gradient_accumulator: the sum of the gradients (a variable).
+            gradient_squared_accumulator: the sum of the squared gradients (a variable).
+            grad: the gradient.
+            lr: scaling factor (the learning rate), a scalar.
+            l1: L1 regularization strength, a scalar.
+            l2: L2 regularization strength, a scalar.
+            global_step: the training step number, an int64 scalar.
+            options: carries optional attribute values (``ApplyAdagradDA.useLocking(...)``).
+            useLocking: kept for TensorFlow compatibility: updates always hold the session's lock
+                (the same as the option).
+
+        Returns:
+            a new instance of ApplyAdagradDA.
+        """
+        return ApplyAdagradDA.create(
+            self._scope,
+            var,
+            gradient_accumulator,
+            gradient_squared_accumulator,
+            grad,
+            lr,
+            l1,
+            l2,
+            global_step,
+            *options,
+            useLocking=useLocking,
+        )
+
+    def applyAdadelta(
+        self,
+        var: Operand[TF] | TensorValue,
+        accum: Operand[TF] | TensorValue,
+        accum_update: Operand[TF] | TensorValue,
+        lr: Operand[TF] | TensorValue,
+        rho: Operand[TF] | TensorValue,
+        epsilon: Operand[TF] | TensorValue,
+        grad: Operand[TF] | TensorValue,
+        *options: ApplyAdadelta.Options,
+        useLocking: bool | None = None,
+    ) -> ApplyAdadelta[TF]:
+        """Update '*var' according to the adadelta scheme.
+
+        Args:
+            var: the variable to update.
+            accum: the mean square of the gradients (a variable).
+            accum_update: the mean square of the updates (a variable).
+            lr: scaling factor (the learning rate), a scalar.
+            rho: decay factor, a scalar.
+            epsilon: constant factor, a scalar.
+            grad: the gradient.
+            options: carries optional attribute values (``ApplyAdadelta.useLocking(...)``).
+            useLocking: kept for TensorFlow compatibility: updates always hold the session's lock
+                (the same as the option).
+
+        Returns:
+            a new instance of ApplyAdadelta.
+        """
+        return ApplyAdadelta.create(
+            self._scope,
+            var,
+            accum,
+            accum_update,
+            lr,
+            rho,
+            epsilon,
+            grad,
+            *options,
+            useLocking=useLocking,
+        )
+
+    def applyAdaMax(
+        self,
+        var: Operand[TF] | TensorValue,
+        m: Operand[TF] | TensorValue,
+        v: Operand[TF] | TensorValue,
+        beta1_power: Operand[TF] | TensorValue,
+        lr: Operand[TF] | TensorValue,
+        beta1: Operand[TF] | TensorValue,
+        beta2: Operand[TF] | TensorValue,
+        epsilon: Operand[TF] | TensorValue,
+        grad: Operand[TF] | TensorValue,
+        *options: ApplyAdaMax.Options,
+        useLocking: bool | None = None,
+    ) -> ApplyAdaMax[TF]:
+        """Update '*var' according to the AdaMax algorithm.
+
+        Args:
+            var: the variable to update.
+            m: the first moment (a variable).
+            v: the exponentially weighted infinity norm (a variable).
+            beta1_power: beta1 to the power of the step number, a scalar.
+            lr: scaling factor (the learning rate), a scalar.
+            beta1: momentum factor, a scalar.
+            beta2: decay factor, a scalar.
+            epsilon: ridge term, a scalar.
+            grad: the gradient.
+            options: carries optional attribute values (``ApplyAdaMax.useLocking(...)``).
+            useLocking: kept for TensorFlow compatibility: updates always hold the session's lock
+                (the same as the option).
+
+        Returns:
+            a new instance of ApplyAdaMax.
+        """
+        return ApplyAdaMax.create(
+            self._scope,
+            var,
+            m,
+            v,
+            beta1_power,
+            lr,
+            beta1,
+            beta2,
+            epsilon,
+            grad,
+            *options,
+            useLocking=useLocking,
+        )
+
+    def applyFtrl(
+        self,
+        var: Operand[TF] | TensorValue,
+        accum: Operand[TF] | TensorValue,
+        linear: Operand[TF] | TensorValue,
+        grad: Operand[TF] | TensorValue,
+        lr: Operand[TF] | TensorValue,
+        l1: Operand[TF] | TensorValue,
+        l2: Operand[TF] | TensorValue,
+        lr_power: Operand[TF] | TensorValue,
+        *options: ApplyFtrl.Options,
+        useLocking: bool | None = None,
+        multiplyLinearByLr: bool | None = None,
+    ) -> ApplyFtrl[TF]:
+        """Update '*var' according to the Ftrl-proximal scheme.
+
+        Args:
+            var: the variable to update.
+            accum: the sum of the squared gradients (a variable).
+            linear: the linear coefficient (a variable).
+            grad: the gradient.
+            lr: scaling factor (the learning rate), a scalar.
+            l1: L1 regularization strength, a scalar.
+            l2: L2 regularization strength, a scalar.
+            lr_power: the learning rate's power (usually -0.5), a scalar.
+            options: carries optional attribute values (``ApplyFtrl.useLocking(...)``,
+                ``ApplyFtrl.multiplyLinearByLr(...)``).
+            useLocking: kept for TensorFlow compatibility: updates always hold the session's lock
+                (the same as the option).
+            multiplyLinearByLr: if true, ``linear`` holds the learning rate times TensorFlow's usual
+                accumulator (the update multiplies by ``lr`` instead of dividing) (the same as the
+                option).
+
+        Returns:
+            a new instance of ApplyFtrl.
+        """
+        return ApplyFtrl.create(
+            self._scope,
+            var,
+            accum,
+            linear,
+            grad,
+            lr,
+            l1,
+            l2,
+            lr_power,
+            *options,
+            useLocking=useLocking,
+            multiplyLinearByLr=multiplyLinearByLr,
+        )
+
+    def applyFtrlV2(
+        self,
+        var: Operand[TF] | TensorValue,
+        accum: Operand[TF] | TensorValue,
+        linear: Operand[TF] | TensorValue,
+        grad: Operand[TF] | TensorValue,
+        lr: Operand[TF] | TensorValue,
+        l1: Operand[TF] | TensorValue,
+        l2: Operand[TF] | TensorValue,
+        l2_shrinkage: Operand[TF] | TensorValue,
+        lr_power: Operand[TF] | TensorValue,
+        *options: ApplyFtrlV2.Options,
+        useLocking: bool | None = None,
+        multiplyLinearByLr: bool | None = None,
+    ) -> ApplyFtrlV2[TF]:
+        """Update '*var' according to the Ftrl-proximal scheme, with L2 shrinkage.
+
+        Args:
+            var: the variable to update.
+            accum: the sum of the squared gradients (a variable).
+            linear: the linear coefficient (a variable).
+            grad: the gradient.
+            lr: scaling factor (the learning rate), a scalar.
+            l1: L1 regularization strength, a scalar.
+            l2: L2 regularization strength, a scalar.
+            l2_shrinkage: L2 shrinkage regularization strength, a scalar.
+            lr_power: the learning rate's power (usually -0.5), a scalar.
+            options: carries optional attribute values (``ApplyFtrlV2.useLocking(...)``,
+                ``ApplyFtrlV2.multiplyLinearByLr(...)``).
+            useLocking: kept for TensorFlow compatibility: updates always hold the session's lock
+                (the same as the option).
+            multiplyLinearByLr: if true, ``linear`` holds the learning rate times TensorFlow's usual
+                accumulator (the update multiplies by ``lr`` instead of dividing) (the same as the
+                option).
+
+        Returns:
+            a new instance of ApplyFtrlV2.
+        """
+        return ApplyFtrlV2.create(
+            self._scope,
+            var,
+            accum,
+            linear,
+            grad,
+            lr,
+            l1,
+            l2,
+            l2_shrinkage,
+            lr_power,
+            *options,
+            useLocking=useLocking,
+            multiplyLinearByLr=multiplyLinearByLr,
+        )
+
+    def applyProximalGradientDescent(
+        self,
+        var: Operand[TF] | TensorValue,
+        alpha: Operand[TF] | TensorValue,
+        l1: Operand[TF] | TensorValue,
+        l2: Operand[TF] | TensorValue,
+        delta: Operand[TF] | TensorValue,
+        *options: ApplyProximalGradientDescent.Options,
+        useLocking: bool | None = None,
+    ) -> ApplyProximalGradientDescent[TF]:
+        """Update '*var' as FOBOS algorithm with fixed learning rate.
+
+        Args:
+            var: the variable to update.
+            alpha: scaling factor (the learning rate), a scalar.
+            l1: L1 regularization strength, a scalar.
+            l2: L2 regularization strength, a scalar.
+            delta: the change (the gradient).
+            options: carries optional attribute values
+                (``ApplyProximalGradientDescent.useLocking(...)``).
+            useLocking: kept for TensorFlow compatibility: updates always hold the session's lock
+                (the same as the option).
+
+        Returns:
+            a new instance of ApplyProximalGradientDescent.
+        """
+        return ApplyProximalGradientDescent.create(
+            self._scope, var, alpha, l1, l2, delta, *options, useLocking=useLocking
+        )
+
+    def applyProximalAdagrad(
+        self,
+        var: Operand[TF] | TensorValue,
+        accum: Operand[TF] | TensorValue,
+        lr: Operand[TF] | TensorValue,
+        l1: Operand[TF] | TensorValue,
+        l2: Operand[TF] | TensorValue,
+        grad: Operand[TF] | TensorValue,
+        *options: ApplyProximalAdagrad.Options,
+        useLocking: bool | None = None,
+    ) -> ApplyProximalAdagrad[TF]:
+        """Update '*var' and '*accum' according to FOBOS with Adagrad learning rate.
+
+        Args:
+            var: the variable to update.
+            accum: the sum of the squared gradients (a variable).
+            lr: scaling factor (the learning rate), a scalar.
+            l1: L1 regularization strength, a scalar.
+            l2: L2 regularization strength, a scalar.
+            grad: the gradient.
+            options: carries optional attribute values (``ApplyProximalAdagrad.useLocking(...)``).
+            useLocking: kept for TensorFlow compatibility: updates always hold the session's lock
+                (the same as the option).
+
+        Returns:
+            a new instance of ApplyProximalAdagrad.
+        """
+        return ApplyProximalAdagrad.create(
+            self._scope, var, accum, lr, l1, l2, grad, *options, useLocking=useLocking
+        )
+
+    def applyPowerSign(
+        self,
+        var: Operand[TF] | TensorValue,
+        m: Operand[TF] | TensorValue,
+        lr: Operand[TF] | TensorValue,
+        logbase: Operand[TF] | TensorValue,
+        sign_decay: Operand[TF] | TensorValue,
+        beta: Operand[TF] | TensorValue,
+        grad: Operand[TF] | TensorValue,
+        *options: ApplyPowerSign.Options,
+        useLocking: bool | None = None,
+    ) -> ApplyPowerSign[TF]:
+        """Update '*var' according to the PowerSign update.
+
+        Args:
+            var: the variable to update.
+            m: the moving average of the gradients (a variable).
+            lr: scaling factor (the learning rate), a scalar.
+            logbase: the log of the base, a scalar.
+            sign_decay: the sign decay, a scalar.
+            beta: the decay of m, a scalar.
+            grad: the gradient.
+            options: carries optional attribute values (``ApplyPowerSign.useLocking(...)``).
+            useLocking: kept for TensorFlow compatibility: updates always hold the session's lock
+                (the same as the option).
+
+        Returns:
+            a new instance of ApplyPowerSign.
+        """
+        return ApplyPowerSign.create(
+            self._scope,
+            var,
+            m,
+            lr,
+            logbase,
+            sign_decay,
+            beta,
+            grad,
+            *options,
+            useLocking=useLocking,
+        )
+
+    def applyAddSign(
+        self,
+        var: Operand[TF] | TensorValue,
+        m: Operand[TF] | TensorValue,
+        lr: Operand[TF] | TensorValue,
+        alpha: Operand[TF] | TensorValue,
+        sign_decay: Operand[TF] | TensorValue,
+        beta: Operand[TF] | TensorValue,
+        grad: Operand[TF] | TensorValue,
+        *options: ApplyAddSign.Options,
+        useLocking: bool | None = None,
+    ) -> ApplyAddSign[TF]:
+        """Update '*var' according to the AddSign update.
+
+        Args:
+            var: the variable to update.
+            m: the moving average of the gradients (a variable).
+            lr: scaling factor (the learning rate), a scalar.
+            alpha: the constant term, a scalar.
+            sign_decay: the sign decay, a scalar.
+            beta: the decay of m, a scalar.
+            grad: the gradient.
+            options: carries optional attribute values (``ApplyAddSign.useLocking(...)``).
+            useLocking: kept for TensorFlow compatibility: updates always hold the session's lock
+                (the same as the option).
+
+        Returns:
+            a new instance of ApplyAddSign.
+        """
+        return ApplyAddSign.create(
+            self._scope, var, m, lr, alpha, sign_decay, beta, grad, *options, useLocking=useLocking
         )
 
     def applyAdagrad(

@@ -2,8 +2,9 @@
 # Do not edit: change the spec and run the generator again.
 """The train ops.
 
-ApplyGradientDescent, ApplyMomentum, ApplyAdam, ApplyAdagrad, ApplyRMSProp,
-ApplyCenteredRMSProp.
+ApplyGradientDescent, ApplyMomentum, ApplyAdam, ApplyAdagradDA, ApplyAdadelta, ApplyAdaMax,
+ApplyFtrl, ApplyFtrlV2, ApplyProximalGradientDescent, ApplyProximalAdagrad, ApplyPowerSign,
+ApplyAddSign, ApplyAdagrad, ApplyRMSProp, ApplyCenteredRMSProp.
 
 Each class wraps one operation type; ``create`` adds a new operation to a scope's graph.
 The examples assume ``import numpy as np``, ``from tfops import Graph, Ops, Session,
@@ -25,12 +26,22 @@ from tfops.operation import Operation
 from tfops.output import Operand, Output, PrimitiveOp
 from tfops.types import (
     TensorValue,
+    TInt64,
 )
 
 __all__ = [
     "ApplyGradientDescent",
     "ApplyMomentum",
     "ApplyAdam",
+    "ApplyAdagradDA",
+    "ApplyAdadelta",
+    "ApplyAdaMax",
+    "ApplyFtrl",
+    "ApplyFtrlV2",
+    "ApplyProximalGradientDescent",
+    "ApplyProximalAdagrad",
+    "ApplyPowerSign",
+    "ApplyAddSign",
     "ApplyAdagrad",
     "ApplyRMSProp",
     "ApplyCenteredRMSProp",
@@ -322,6 +333,902 @@ class ApplyAdam(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
             this Options instance.
         """
         return ApplyAdam.Options(useNesterov=useNesterov)
+
+    def out(self) -> Output[TF_co]:
+        """Returns the variable's new value."""
+        return self._out
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._out
+
+
+@final
+class ApplyAdagradDA(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
+    """Update '*var' according to the proximal adagrad scheme.
+
+    Adagrad dual averaging: gradient_accumulator += grad; gradient_squared_accumulator +=
+    grad * grad; then, with g and gg the accumulators and t = global_step, var = -lr *
+    sign(g) * max(|g| - l1 * t, 0) / (l2 * t * lr + sqrt(gg)) (with l1 = 0: var = -lr * g /
+    (l2 * t * lr + sqrt(gg))). The step is read as a float32 number, as TensorFlow does.
+    float32 and float64 only, as TensorFlow's kernels.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> w, a, aa = (tf.variable(tf.constant([x])) for x in (1.0, 0.0, 0.0))
+        >>> step = tf.train.applyAdagradDA(w, a, aa, tf.constant([2.0]), 1.0, 0.0, 0.0,
+        ...                             tf.constant(np.int64(1)))
+        >>> s = Session(g); s.initialize()
+        >>> s.runner().fetch(step).run()[0].tolist()
+        [-1.0]
+    """
+
+    OP_NAME: Final = "ApplyAdagradDA"
+
+    __slots__ = ("_out",)
+
+    @frozen
+    class Options:
+        """Optional attributes for :class:`ApplyAdagradDA`."""
+
+        useLocking: bool | None = None
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._out = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        var: Operand[TF] | TensorValue,
+        gradient_accumulator: Operand[TF] | TensorValue,
+        gradient_squared_accumulator: Operand[TF] | TensorValue,
+        grad: Operand[TF] | TensorValue,
+        lr: Operand[TF] | TensorValue,
+        l1: Operand[TF] | TensorValue,
+        l2: Operand[TF] | TensorValue,
+        global_step: Operand[TInt64] | TensorValue,
+        *options: ApplyAdagradDA.Options,
+        useLocking: bool | None = None,
+    ) -> ApplyAdagradDA[TF]:
+        """Factory method to create a class wrapping a new ApplyAdagradDA operation.
+
+        Args:
+            scope: current scope.
+            var: the variable to update.
+            gradient_accumulator: the sum of the gradients (a variable).
+            gradient_squared_accumulator: the sum of the squared gradients (a variable).
+            grad: the gradient.
+            lr: scaling factor (the learning rate), a scalar.
+            l1: L1 regularization strength, a scalar.
+            l2: L2 regularization strength, a scalar.
+            global_step: the training step number, an int64 scalar.
+            options: carries optional attribute values (``ApplyAdagradDA.useLocking(...)``).
+            useLocking: kept for TensorFlow compatibility: updates always hold the session's lock
+                (the same as the option).
+
+        Returns:
+            a new instance of ApplyAdagradDA.
+        """
+        operation = build(
+            scope,
+            "ApplyAdagradDA",
+            (
+                var,
+                gradient_accumulator,
+                gradient_squared_accumulator,
+                grad,
+                lr,
+                l1,
+                l2,
+                global_step,
+            ),
+            {"use_locking": useLocking},
+            options,
+        )
+        return ApplyAdagradDA(operation)
+
+    @staticmethod
+    def useLocking(useLocking: bool) -> ApplyAdagradDA.Options:
+        """Sets the ``useLocking`` option.
+
+        Args:
+            useLocking: kept for TensorFlow compatibility: updates always hold the session's lock.
+
+        Returns:
+            this Options instance.
+        """
+        return ApplyAdagradDA.Options(useLocking=useLocking)
+
+    def out(self) -> Output[TF_co]:
+        """Returns the variable's new value."""
+        return self._out
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._out
+
+
+@final
+class ApplyAdadelta(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
+    """Update '*var' according to the adadelta scheme.
+
+    accum = rho * accum + (1 - rho) * grad * grad; update = sqrt(accum_update + epsilon) /
+    sqrt(accum + epsilon) * grad; var -= lr * update; accum_update = rho * accum_update +
+    (1 - rho) * update * update.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> w, a, au = (tf.variable(tf.constant([x])) for x in (1.0, 0.0, 2.0))
+        >>> step = tf.train.applyAdadelta(w, a, au, 0.5, 0.5, 0.0, tf.constant([2.0]))
+        >>> s = Session(g); s.initialize()
+        >>> s.runner().fetch(step).run()[0].tolist()
+        [0.0]
+    """
+
+    OP_NAME: Final = "ApplyAdadelta"
+
+    __slots__ = ("_out",)
+
+    @frozen
+    class Options:
+        """Optional attributes for :class:`ApplyAdadelta`."""
+
+        useLocking: bool | None = None
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._out = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        var: Operand[TF] | TensorValue,
+        accum: Operand[TF] | TensorValue,
+        accum_update: Operand[TF] | TensorValue,
+        lr: Operand[TF] | TensorValue,
+        rho: Operand[TF] | TensorValue,
+        epsilon: Operand[TF] | TensorValue,
+        grad: Operand[TF] | TensorValue,
+        *options: ApplyAdadelta.Options,
+        useLocking: bool | None = None,
+    ) -> ApplyAdadelta[TF]:
+        """Factory method to create a class wrapping a new ApplyAdadelta operation.
+
+        Args:
+            scope: current scope.
+            var: the variable to update.
+            accum: the mean square of the gradients (a variable).
+            accum_update: the mean square of the updates (a variable).
+            lr: scaling factor (the learning rate), a scalar.
+            rho: decay factor, a scalar.
+            epsilon: constant factor, a scalar.
+            grad: the gradient.
+            options: carries optional attribute values (``ApplyAdadelta.useLocking(...)``).
+            useLocking: kept for TensorFlow compatibility: updates always hold the session's lock
+                (the same as the option).
+
+        Returns:
+            a new instance of ApplyAdadelta.
+        """
+        operation = build(
+            scope,
+            "ApplyAdadelta",
+            (var, accum, accum_update, lr, rho, epsilon, grad),
+            {"use_locking": useLocking},
+            options,
+        )
+        return ApplyAdadelta(operation)
+
+    @staticmethod
+    def useLocking(useLocking: bool) -> ApplyAdadelta.Options:
+        """Sets the ``useLocking`` option.
+
+        Args:
+            useLocking: kept for TensorFlow compatibility: updates always hold the session's lock.
+
+        Returns:
+            this Options instance.
+        """
+        return ApplyAdadelta.Options(useLocking=useLocking)
+
+    def out(self) -> Output[TF_co]:
+        """Returns the variable's new value."""
+        return self._out
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._out
+
+
+@final
+class ApplyAdaMax(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
+    """Update '*var' according to the AdaMax algorithm.
+
+    m = beta1 * m + (1 - beta1) * grad; v = max(beta2 * v, |grad|); var -= lr / (1 -
+    beta1_power) * m / (v + epsilon). (Computed as TensorFlow does: m += (grad - m) * (1 -
+    beta1).)
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> w, m, v = (tf.variable(tf.constant([x])) for x in (1.0, 0.0, 0.0))
+        >>> step = tf.train.applyAdaMax(w, m, v, 0.5, 0.5, 0.5, 0.5, 0.0, tf.constant([2.0]))
+        >>> s = Session(g); s.initialize()
+        >>> s.runner().fetch(step).run()[0].tolist()
+        [0.5]
+    """
+
+    OP_NAME: Final = "ApplyAdaMax"
+
+    __slots__ = ("_out",)
+
+    @frozen
+    class Options:
+        """Optional attributes for :class:`ApplyAdaMax`."""
+
+        useLocking: bool | None = None
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._out = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        var: Operand[TF] | TensorValue,
+        m: Operand[TF] | TensorValue,
+        v: Operand[TF] | TensorValue,
+        beta1_power: Operand[TF] | TensorValue,
+        lr: Operand[TF] | TensorValue,
+        beta1: Operand[TF] | TensorValue,
+        beta2: Operand[TF] | TensorValue,
+        epsilon: Operand[TF] | TensorValue,
+        grad: Operand[TF] | TensorValue,
+        *options: ApplyAdaMax.Options,
+        useLocking: bool | None = None,
+    ) -> ApplyAdaMax[TF]:
+        """Factory method to create a class wrapping a new ApplyAdaMax operation.
+
+        Args:
+            scope: current scope.
+            var: the variable to update.
+            m: the first moment (a variable).
+            v: the exponentially weighted infinity norm (a variable).
+            beta1_power: beta1 to the power of the step number, a scalar.
+            lr: scaling factor (the learning rate), a scalar.
+            beta1: momentum factor, a scalar.
+            beta2: decay factor, a scalar.
+            epsilon: ridge term, a scalar.
+            grad: the gradient.
+            options: carries optional attribute values (``ApplyAdaMax.useLocking(...)``).
+            useLocking: kept for TensorFlow compatibility: updates always hold the session's lock
+                (the same as the option).
+
+        Returns:
+            a new instance of ApplyAdaMax.
+        """
+        operation = build(
+            scope,
+            "ApplyAdaMax",
+            (var, m, v, beta1_power, lr, beta1, beta2, epsilon, grad),
+            {"use_locking": useLocking},
+            options,
+        )
+        return ApplyAdaMax(operation)
+
+    @staticmethod
+    def useLocking(useLocking: bool) -> ApplyAdaMax.Options:
+        """Sets the ``useLocking`` option.
+
+        Args:
+            useLocking: kept for TensorFlow compatibility: updates always hold the session's lock.
+
+        Returns:
+            this Options instance.
+        """
+        return ApplyAdaMax.Options(useLocking=useLocking)
+
+    def out(self) -> Output[TF_co]:
+        """Returns the variable's new value."""
+        return self._out
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._out
+
+
+@final
+class ApplyFtrl(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
+    """Update '*var' according to the Ftrl-proximal scheme.
+
+    new_accum = accum + grad * grad; linear += grad - (new_accum^(-lr_power) -
+    accum^(-lr_power)) / lr * var; var = (l1 * sign(linear) - linear) /
+    (new_accum^(-lr_power)
+    / lr + 2 * l2) where |linear| > l1, else 0; accum = new_accum. With lr_power = -0.5 the
+    powers are square roots. With ``multiplyLinearByLr(True)`` linear holds lr times that
+    accumulator: linear += grad * lr - (new_accum^(-lr_power) - accum^(-lr_power)) * var,
+    and var = (l1 * lr * sign(linear) - linear) / (new_accum^(-lr_power) + 2 * l2 * lr)
+    where |linear| > l1 * lr.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> w, a, lin = (tf.variable(tf.constant([x])) for x in (0.0, 0.0, 0.0))
+        >>> step = tf.train.applyFtrl(w, a, lin, tf.constant([2.0]), 1.0, 0.5, 0.0, -0.5)
+        >>> s = Session(g); s.initialize()
+        >>> s.runner().fetch(step).run()[0].tolist()
+        [-0.75]
+    """
+
+    OP_NAME: Final = "ApplyFtrl"
+
+    __slots__ = ("_out",)
+
+    @frozen
+    class Options:
+        """Optional attributes for :class:`ApplyFtrl`."""
+
+        useLocking: bool | None = None
+        multiplyLinearByLr: bool | None = None
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._out = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        var: Operand[TF] | TensorValue,
+        accum: Operand[TF] | TensorValue,
+        linear: Operand[TF] | TensorValue,
+        grad: Operand[TF] | TensorValue,
+        lr: Operand[TF] | TensorValue,
+        l1: Operand[TF] | TensorValue,
+        l2: Operand[TF] | TensorValue,
+        lr_power: Operand[TF] | TensorValue,
+        *options: ApplyFtrl.Options,
+        useLocking: bool | None = None,
+        multiplyLinearByLr: bool | None = None,
+    ) -> ApplyFtrl[TF]:
+        """Factory method to create a class wrapping a new ApplyFtrl operation.
+
+        Args:
+            scope: current scope.
+            var: the variable to update.
+            accum: the sum of the squared gradients (a variable).
+            linear: the linear coefficient (a variable).
+            grad: the gradient.
+            lr: scaling factor (the learning rate), a scalar.
+            l1: L1 regularization strength, a scalar.
+            l2: L2 regularization strength, a scalar.
+            lr_power: the learning rate's power (usually -0.5), a scalar.
+            options: carries optional attribute values (``ApplyFtrl.useLocking(...)``,
+                ``ApplyFtrl.multiplyLinearByLr(...)``).
+            useLocking: kept for TensorFlow compatibility: updates always hold the session's lock
+                (the same as the option).
+            multiplyLinearByLr: if true, ``linear`` holds the learning rate times TensorFlow's usual
+                accumulator (the update multiplies by ``lr`` instead of dividing) (the same as the
+                option).
+
+        Returns:
+            a new instance of ApplyFtrl.
+        """
+        operation = build(
+            scope,
+            "ApplyFtrl",
+            (var, accum, linear, grad, lr, l1, l2, lr_power),
+            {"use_locking": useLocking, "multiply_linear_by_lr": multiplyLinearByLr},
+            options,
+        )
+        return ApplyFtrl(operation)
+
+    @staticmethod
+    def useLocking(useLocking: bool) -> ApplyFtrl.Options:
+        """Sets the ``useLocking`` option.
+
+        Args:
+            useLocking: kept for TensorFlow compatibility: updates always hold the session's lock.
+
+        Returns:
+            this Options instance.
+        """
+        return ApplyFtrl.Options(useLocking=useLocking)
+
+    @staticmethod
+    def multiplyLinearByLr(multiplyLinearByLr: bool) -> ApplyFtrl.Options:
+        """Sets the ``multiplyLinearByLr`` option.
+
+        Args:
+            multiplyLinearByLr: if true, ``linear`` holds the learning rate times TensorFlow's usual
+                accumulator (the update multiplies by ``lr`` instead of dividing).
+
+        Returns:
+            this Options instance.
+        """
+        return ApplyFtrl.Options(multiplyLinearByLr=multiplyLinearByLr)
+
+    def out(self) -> Output[TF_co]:
+        """Returns the variable's new value."""
+        return self._out
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._out
+
+
+@final
+class ApplyFtrlV2(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
+    """Update '*var' according to the Ftrl-proximal scheme, with L2 shrinkage.
+
+    As ``ApplyFtrl``, with the gradient grad + 2 * l2_shrinkage * var in the update of
+    linear (the accumulator still sums the squares of grad itself). new_accum = accum + grad
+    * grad; linear += grad - (new_accum^(-lr_power) -
+    accum^(-lr_power)) / lr * var; var = (l1 * sign(linear) - linear) /
+    (new_accum^(-lr_power)
+    / lr + 2 * l2) where |linear| > l1, else 0; accum = new_accum. With lr_power = -0.5 the
+    powers are square roots. With ``multiplyLinearByLr(True)`` linear holds lr times that
+    accumulator: linear += grad * lr - (new_accum^(-lr_power) - accum^(-lr_power)) * var,
+    and var = (l1 * lr * sign(linear) - linear) / (new_accum^(-lr_power) + 2 * l2 * lr)
+    where |linear| > l1 * lr.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> w, a, lin = (tf.variable(tf.constant([x])) for x in (1.0, 0.0, 0.0))
+        >>> step = tf.train.applyFtrlV2(w, a, lin, tf.constant([2.0]), 1.0, 0.25, 0.0, 0.25, -0.5)
+        >>> s = Session(g); s.initialize()
+        >>> s.runner().fetch(step).run()[0].tolist()
+        [-0.125]
+    """
+
+    OP_NAME: Final = "ApplyFtrlV2"
+
+    __slots__ = ("_out",)
+
+    @frozen
+    class Options:
+        """Optional attributes for :class:`ApplyFtrlV2`."""
+
+        useLocking: bool | None = None
+        multiplyLinearByLr: bool | None = None
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._out = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        var: Operand[TF] | TensorValue,
+        accum: Operand[TF] | TensorValue,
+        linear: Operand[TF] | TensorValue,
+        grad: Operand[TF] | TensorValue,
+        lr: Operand[TF] | TensorValue,
+        l1: Operand[TF] | TensorValue,
+        l2: Operand[TF] | TensorValue,
+        l2_shrinkage: Operand[TF] | TensorValue,
+        lr_power: Operand[TF] | TensorValue,
+        *options: ApplyFtrlV2.Options,
+        useLocking: bool | None = None,
+        multiplyLinearByLr: bool | None = None,
+    ) -> ApplyFtrlV2[TF]:
+        """Factory method to create a class wrapping a new ApplyFtrlV2 operation.
+
+        Args:
+            scope: current scope.
+            var: the variable to update.
+            accum: the sum of the squared gradients (a variable).
+            linear: the linear coefficient (a variable).
+            grad: the gradient.
+            lr: scaling factor (the learning rate), a scalar.
+            l1: L1 regularization strength, a scalar.
+            l2: L2 regularization strength, a scalar.
+            l2_shrinkage: L2 shrinkage regularization strength, a scalar.
+            lr_power: the learning rate's power (usually -0.5), a scalar.
+            options: carries optional attribute values (``ApplyFtrlV2.useLocking(...)``,
+                ``ApplyFtrlV2.multiplyLinearByLr(...)``).
+            useLocking: kept for TensorFlow compatibility: updates always hold the session's lock
+                (the same as the option).
+            multiplyLinearByLr: if true, ``linear`` holds the learning rate times TensorFlow's usual
+                accumulator (the update multiplies by ``lr`` instead of dividing) (the same as the
+                option).
+
+        Returns:
+            a new instance of ApplyFtrlV2.
+        """
+        operation = build(
+            scope,
+            "ApplyFtrlV2",
+            (var, accum, linear, grad, lr, l1, l2, l2_shrinkage, lr_power),
+            {"use_locking": useLocking, "multiply_linear_by_lr": multiplyLinearByLr},
+            options,
+        )
+        return ApplyFtrlV2(operation)
+
+    @staticmethod
+    def useLocking(useLocking: bool) -> ApplyFtrlV2.Options:
+        """Sets the ``useLocking`` option.
+
+        Args:
+            useLocking: kept for TensorFlow compatibility: updates always hold the session's lock.
+
+        Returns:
+            this Options instance.
+        """
+        return ApplyFtrlV2.Options(useLocking=useLocking)
+
+    @staticmethod
+    def multiplyLinearByLr(multiplyLinearByLr: bool) -> ApplyFtrlV2.Options:
+        """Sets the ``multiplyLinearByLr`` option.
+
+        Args:
+            multiplyLinearByLr: if true, ``linear`` holds the learning rate times TensorFlow's usual
+                accumulator (the update multiplies by ``lr`` instead of dividing).
+
+        Returns:
+            this Options instance.
+        """
+        return ApplyFtrlV2.Options(multiplyLinearByLr=multiplyLinearByLr)
+
+    def out(self) -> Output[TF_co]:
+        """Returns the variable's new value."""
+        return self._out
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._out
+
+
+@final
+class ApplyProximalGradientDescent(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
+    """Update '*var' as FOBOS algorithm with fixed learning rate.
+
+    prox_v = var - alpha * delta; var = sign(prox_v) * max(|prox_v| - alpha * l1, 0) / (1 +
+    alpha * l2). float32 and float64 only, as TensorFlow's kernels.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> w = tf.variable(tf.constant([3.0]))
+        >>> step = tf.train.applyProximalGradientDescent(w, 0.5, 1.0, 1.0, tf.constant([2.0]))
+        >>> s = Session(g); s.initialize()
+        >>> s.runner().fetch(step).run()[0].tolist()
+        [1.0]
+    """
+
+    OP_NAME: Final = "ApplyProximalGradientDescent"
+
+    __slots__ = ("_out",)
+
+    @frozen
+    class Options:
+        """Optional attributes for :class:`ApplyProximalGradientDescent`."""
+
+        useLocking: bool | None = None
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._out = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        var: Operand[TF] | TensorValue,
+        alpha: Operand[TF] | TensorValue,
+        l1: Operand[TF] | TensorValue,
+        l2: Operand[TF] | TensorValue,
+        delta: Operand[TF] | TensorValue,
+        *options: ApplyProximalGradientDescent.Options,
+        useLocking: bool | None = None,
+    ) -> ApplyProximalGradientDescent[TF]:
+        """Factory method to create a class wrapping a new ApplyProximalGradientDescent
+        operation.
+
+        Args:
+            scope: current scope.
+            var: the variable to update.
+            alpha: scaling factor (the learning rate), a scalar.
+            l1: L1 regularization strength, a scalar.
+            l2: L2 regularization strength, a scalar.
+            delta: the change (the gradient).
+            options: carries optional attribute values
+                (``ApplyProximalGradientDescent.useLocking(...)``).
+            useLocking: kept for TensorFlow compatibility: updates always hold the session's lock
+                (the same as the option).
+
+        Returns:
+            a new instance of ApplyProximalGradientDescent.
+        """
+        operation = build(
+            scope,
+            "ApplyProximalGradientDescent",
+            (var, alpha, l1, l2, delta),
+            {"use_locking": useLocking},
+            options,
+        )
+        return ApplyProximalGradientDescent(operation)
+
+    @staticmethod
+    def useLocking(useLocking: bool) -> ApplyProximalGradientDescent.Options:
+        """Sets the ``useLocking`` option.
+
+        Args:
+            useLocking: kept for TensorFlow compatibility: updates always hold the session's lock.
+
+        Returns:
+            this Options instance.
+        """
+        return ApplyProximalGradientDescent.Options(useLocking=useLocking)
+
+    def out(self) -> Output[TF_co]:
+        """Returns the variable's new value."""
+        return self._out
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._out
+
+
+@final
+class ApplyProximalAdagrad(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
+    """Update '*var' and '*accum' according to FOBOS with Adagrad learning rate.
+
+    accum += grad * grad; rate = lr / sqrt(accum); prox_v = var - rate * grad; var =
+    sign(prox_v) * max(|prox_v| - rate * l1, 0) / (1 + rate * l2). Raises
+    ``InvalidArgumentError`` when it runs if lr is not positive or l1 or l2 is negative.
+    float32 and float64 only, as TensorFlow's kernels.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> w, a = tf.variable(tf.constant([3.0])), tf.variable(tf.constant([0.0]))
+        >>> step = tf.train.applyProximalAdagrad(w, a, 1.0, 0.5, 0.0, tf.constant([2.0]))
+        >>> s = Session(g); s.initialize()
+        >>> s.runner().fetch(step).run()[0].tolist()
+        [1.75]
+    """
+
+    OP_NAME: Final = "ApplyProximalAdagrad"
+
+    __slots__ = ("_out",)
+
+    @frozen
+    class Options:
+        """Optional attributes for :class:`ApplyProximalAdagrad`."""
+
+        useLocking: bool | None = None
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._out = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        var: Operand[TF] | TensorValue,
+        accum: Operand[TF] | TensorValue,
+        lr: Operand[TF] | TensorValue,
+        l1: Operand[TF] | TensorValue,
+        l2: Operand[TF] | TensorValue,
+        grad: Operand[TF] | TensorValue,
+        *options: ApplyProximalAdagrad.Options,
+        useLocking: bool | None = None,
+    ) -> ApplyProximalAdagrad[TF]:
+        """Factory method to create a class wrapping a new ApplyProximalAdagrad operation.
+
+        Args:
+            scope: current scope.
+            var: the variable to update.
+            accum: the sum of the squared gradients (a variable).
+            lr: scaling factor (the learning rate), a scalar.
+            l1: L1 regularization strength, a scalar.
+            l2: L2 regularization strength, a scalar.
+            grad: the gradient.
+            options: carries optional attribute values (``ApplyProximalAdagrad.useLocking(...)``).
+            useLocking: kept for TensorFlow compatibility: updates always hold the session's lock
+                (the same as the option).
+
+        Returns:
+            a new instance of ApplyProximalAdagrad.
+        """
+        operation = build(
+            scope,
+            "ApplyProximalAdagrad",
+            (var, accum, lr, l1, l2, grad),
+            {"use_locking": useLocking},
+            options,
+        )
+        return ApplyProximalAdagrad(operation)
+
+    @staticmethod
+    def useLocking(useLocking: bool) -> ApplyProximalAdagrad.Options:
+        """Sets the ``useLocking`` option.
+
+        Args:
+            useLocking: kept for TensorFlow compatibility: updates always hold the session's lock.
+
+        Returns:
+            this Options instance.
+        """
+        return ApplyProximalAdagrad.Options(useLocking=useLocking)
+
+    def out(self) -> Output[TF_co]:
+        """Returns the variable's new value."""
+        return self._out
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._out
+
+
+@final
+class ApplyPowerSign(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
+    """Update '*var' according to the PowerSign update.
+
+    m = beta * m + (1 - beta) * grad; var -= lr * exp(logbase * sign_decay * sign(grad) *
+    sign(m)) * grad.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> w, m = tf.variable(tf.constant([1.0])), tf.variable(tf.constant([0.0]))
+        >>> step = tf.train.applyPowerSign(w, m, 0.5, 0.6931472, 1.0, 0.5, tf.constant([2.0]))
+        >>> s = Session(g); s.initialize()
+        >>> s.runner().fetch(step).run()[0].tolist()
+        [-1.0]
+    """
+
+    OP_NAME: Final = "ApplyPowerSign"
+
+    __slots__ = ("_out",)
+
+    @frozen
+    class Options:
+        """Optional attributes for :class:`ApplyPowerSign`."""
+
+        useLocking: bool | None = None
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._out = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        var: Operand[TF] | TensorValue,
+        m: Operand[TF] | TensorValue,
+        lr: Operand[TF] | TensorValue,
+        logbase: Operand[TF] | TensorValue,
+        sign_decay: Operand[TF] | TensorValue,
+        beta: Operand[TF] | TensorValue,
+        grad: Operand[TF] | TensorValue,
+        *options: ApplyPowerSign.Options,
+        useLocking: bool | None = None,
+    ) -> ApplyPowerSign[TF]:
+        """Factory method to create a class wrapping a new ApplyPowerSign operation.
+
+        Args:
+            scope: current scope.
+            var: the variable to update.
+            m: the moving average of the gradients (a variable).
+            lr: scaling factor (the learning rate), a scalar.
+            logbase: the log of the base, a scalar.
+            sign_decay: the sign decay, a scalar.
+            beta: the decay of m, a scalar.
+            grad: the gradient.
+            options: carries optional attribute values (``ApplyPowerSign.useLocking(...)``).
+            useLocking: kept for TensorFlow compatibility: updates always hold the session's lock
+                (the same as the option).
+
+        Returns:
+            a new instance of ApplyPowerSign.
+        """
+        operation = build(
+            scope,
+            "ApplyPowerSign",
+            (var, m, lr, logbase, sign_decay, beta, grad),
+            {"use_locking": useLocking},
+            options,
+        )
+        return ApplyPowerSign(operation)
+
+    @staticmethod
+    def useLocking(useLocking: bool) -> ApplyPowerSign.Options:
+        """Sets the ``useLocking`` option.
+
+        Args:
+            useLocking: kept for TensorFlow compatibility: updates always hold the session's lock.
+
+        Returns:
+            this Options instance.
+        """
+        return ApplyPowerSign.Options(useLocking=useLocking)
+
+    def out(self) -> Output[TF_co]:
+        """Returns the variable's new value."""
+        return self._out
+
+    def asOutput(self) -> Output[TF_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._out
+
+
+@final
+class ApplyAddSign(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
+    """Update '*var' according to the AddSign update.
+
+    m = beta * m + (1 - beta) * grad; var -= lr * (alpha + sign_decay * sign(grad) *
+    sign(m)) * grad.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> w, m = tf.variable(tf.constant([1.0])), tf.variable(tf.constant([0.0]))
+        >>> step = tf.train.applyAddSign(w, m, 0.5, 1.0, 0.5, 0.5, tf.constant([2.0]))
+        >>> s = Session(g); s.initialize()
+        >>> s.runner().fetch(step).run()[0].tolist()
+        [-0.5]
+    """
+
+    OP_NAME: Final = "ApplyAddSign"
+
+    __slots__ = ("_out",)
+
+    @frozen
+    class Options:
+        """Optional attributes for :class:`ApplyAddSign`."""
+
+        useLocking: bool | None = None
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._out = cast("Output[TF_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        var: Operand[TF] | TensorValue,
+        m: Operand[TF] | TensorValue,
+        lr: Operand[TF] | TensorValue,
+        alpha: Operand[TF] | TensorValue,
+        sign_decay: Operand[TF] | TensorValue,
+        beta: Operand[TF] | TensorValue,
+        grad: Operand[TF] | TensorValue,
+        *options: ApplyAddSign.Options,
+        useLocking: bool | None = None,
+    ) -> ApplyAddSign[TF]:
+        """Factory method to create a class wrapping a new ApplyAddSign operation.
+
+        Args:
+            scope: current scope.
+            var: the variable to update.
+            m: the moving average of the gradients (a variable).
+            lr: scaling factor (the learning rate), a scalar.
+            alpha: the constant term, a scalar.
+            sign_decay: the sign decay, a scalar.
+            beta: the decay of m, a scalar.
+            grad: the gradient.
+            options: carries optional attribute values (``ApplyAddSign.useLocking(...)``).
+            useLocking: kept for TensorFlow compatibility: updates always hold the session's lock
+                (the same as the option).
+
+        Returns:
+            a new instance of ApplyAddSign.
+        """
+        operation = build(
+            scope,
+            "ApplyAddSign",
+            (var, m, lr, alpha, sign_decay, beta, grad),
+            {"use_locking": useLocking},
+            options,
+        )
+        return ApplyAddSign(operation)
+
+    @staticmethod
+    def useLocking(useLocking: bool) -> ApplyAddSign.Options:
+        """Sets the ``useLocking`` option.
+
+        Args:
+            useLocking: kept for TensorFlow compatibility: updates always hold the session's lock.
+
+        Returns:
+            this Options instance.
+        """
+        return ApplyAddSign.Options(useLocking=useLocking)
 
     def out(self) -> Output[TF_co]:
         """Returns the variable's new value."""
@@ -630,6 +1537,15 @@ if not TYPE_CHECKING:
         ApplyGradientDescent,
         ApplyMomentum,
         ApplyAdam,
+        ApplyAdagradDA,
+        ApplyAdadelta,
+        ApplyAdaMax,
+        ApplyFtrl,
+        ApplyFtrlV2,
+        ApplyProximalGradientDescent,
+        ApplyProximalAdagrad,
+        ApplyPowerSign,
+        ApplyAddSign,
         ApplyAdagrad,
         ApplyRMSProp,
         ApplyCenteredRMSProp,

@@ -41,6 +41,7 @@ from tfops.spec import (
     random_more,
     shapes,
     state,
+    train_apply,
     train_more,
 )
 
@@ -84,6 +85,7 @@ __all__ = [
     "random_more",
     "shapes",
     "state",
+    "train_apply",
     "train_more",
 ]
 

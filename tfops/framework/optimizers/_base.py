@@ -157,6 +157,7 @@ class Optimizer(ABC):
                 for _, variable in pairs:
                     self._createSlots(variable)
                 step = Step(base.withSubScope(self._name), self._learningRate)
+                self._prepare(step)
                 updates: list[HasOp | Operation] = [
                     self._applyDense(step, grad, variable) for grad, variable in pairs
                 ]
@@ -170,6 +171,10 @@ class Optimizer(ABC):
     # -- for subclasses ---------------------------------------------------------------------
     def _createSlots(self, variable: Output[Any]) -> None:
         """Creates ``variable``'s slots (each once per variable: later steps share them)."""
+        return None
+
+    def _prepare(self, step: Step) -> None:
+        """Adds what every update of a step shares (Nadam's schedule), before the updates."""
         return None
 
     @abstractmethod

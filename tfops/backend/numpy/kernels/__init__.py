@@ -38,6 +38,7 @@ from tfops.backend.numpy.kernels import (
     random_more,
     shapes,
     state,
+    train_apply,
     train_more,
 )
 
@@ -78,5 +79,6 @@ __all__ = [
     "random_more",
     "shapes",
     "state",
+    "train_apply",
     "train_more",
 ]
