@@ -185,6 +185,22 @@ def test_slotsAreNamedAfterTheVariableAndRegisteredAsInitializers(tf: Ops, graph
             for v in (w, b)] == ["w-momentum", "b-momentum"]
 
 
+@backends
+def test_variablesInSubScopesGetTheirSlotsInTheSameSubScope(backend: str) -> None:
+    """A slot of ``net/w`` is ``net/w-m`` (TF Java's ``withName`` would refuse the "/")."""
+    with Graph() as graph, Session(graph, backend=backend) as session:
+        net = Ops.create(graph).withSubScope("net")
+        w = net.withName("w").variable(np.array([1.0, -2.0], np.float32))
+        step = Adam(graph, 0.1).minimize(net.sum(net.math.square(w), 0))
+        assert [Adam.createName(w, s) for s in ("m", "v")] == ["net/w-m", "net/w-v"]
+        for slot in ("m", "v"):
+            found = Optimizer.createName(w, slot)
+            assert graph.operation(found) is not None, found
+        session.run(step)
+        (value,) = session.runner().fetch(w).run()
+        np.testing.assert_allclose(value, [0.9, -1.9], rtol=1e-6)
+
+
 def test_minimizeReturnsANamedNoOpAndReusesSlots(tf: Ops, graph: Graph) -> None:
     loss, w, _ = quadratic(tf, np.float32)
     adam = Adam(graph)

@@ -215,7 +215,11 @@ class Optimizer(ABC):
                 "variables of fully known shape for its slots"
             )
         init = Constant.create(base, np.full(tuple(shape), initialValue, dtype.DTYPE))
-        variable: Variable[Any] = Variable.create(base.withName(name), init.asOutput().shape(),
+        # a slot of a variable in a sub-scope ("net/w-m") goes in that sub-scope, which exists
+        # already (TF Java's withName(name) refuses the "/")
+        prefix, _, leaf = name.rpartition("/")
+        at = base._atPrefix(prefix) if prefix else base  # pyright: ignore[reportPrivateUsage]
+        variable: Variable[Any] = Variable.create(at.withName(leaf), init.asOutput().shape(),
                                                   dtype)
         Assign.create(base, variable, init)
         return variable
