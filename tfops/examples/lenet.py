@@ -8,7 +8,7 @@ two 5x5 SAME convolutions of 32 and 64 filters, each followed by a ReLU and a 2x
 a fully connected layer of 512 and a softmax layer of 10, the weights drawn by
 ``tf.random.truncatedNormal`` with TF Java's seed and scaled by 0.1, the loss the mean cross
 entropy plus 5e-4 times the L2 norms of the fully connected layers, minimized by Adam (TF Java's
-``Adam(graph, 0.001, 0.9, 0.999, 1e-8)``, here with ``tf.train.applyAdam``).
+``Adam(graph, 0.001, 0.9, 0.999, 1e-8)``, ``tfops.framework.optimizers.Adam``).
 
 MNIST's 28x28 images need a download; scikit-learn's bundled digits (1797 images of 8x8 pixels
 valued 0 to 16) do not, so they stand in: the input is 8x8 (the first fully connected layer then
@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 from attrs import evolve, frozen
@@ -30,8 +30,9 @@ from tfops import Graph, Ops, Session, Shape
 from tfops.backend import Backend
 from tfops.examples import addBackendOption, digits
 from tfops.examples.digits import Digits
+from tfops.framework.optimizers import Adam
 from tfops.op.core import NoOp, Placeholder, Variable
-from tfops.output import Operand, Output
+from tfops.output import Operand
 from tfops.types import TFloat32, TInt32, TUint8
 
 Array = np.ndarray[Any, Any]
@@ -74,31 +75,6 @@ def weights(tf: Ops, *dims: int) -> Variable[TFloat32]:
 def biases(tf: Ops, size: int, value: float) -> Variable[TFloat32]:
     """``tf.variable(fill([size], value))``."""
     return tf.variable(tf.fill(tf.constant([size]), tf.constant(np.float32(value))))
-
-
-def adam(tf: Ops, params: Sequence[Variable[TFloat32]], loss: F32, lr: float = 0.001,
-         beta1: float = 0.9, beta2: float = 0.999, epsilon: float = 1e-8) -> NoOp:
-    """One Adam step minimizing ``loss`` (TF Java's ``Adam.minimize``): its gradients, one
-    ``applyAdam`` per parameter, then the beta powers advanced."""
-    grads = tf.gradients(loss, list(params))
-    b1, b2 = np.float32(beta1), np.float32(beta2)
-    beta1Power = tf.variable(tf.constant(b1))
-    beta2Power = tf.variable(tf.constant(b2))
-    updates = []
-    for var, grad in zip(params, grads, strict=True):
-        assert grad is not None
-        dims = var.asOutput().shape().asArray()
-        assert dims is not None
-        m = tf.variable(tf.constant(np.zeros(dims, np.float32)))
-        v = tf.variable(tf.constant(np.zeros(dims, np.float32)))
-        updates.append(tf.train.applyAdam(var, m, v, beta1Power, beta2Power, np.float32(lr), b1,
-                                          b2, np.float32(epsilon),
-                                          cast("Output[TFloat32]", grad)))
-    after = tf.withControlDependencies(updates)
-    return tf.withControlDependencies([
-        after.assign(beta1Power, tf.math.mul(beta1Power, b1)),
-        after.assign(beta2Power, tf.math.mul(beta2Power, b2)),
-    ]).withName("train").noOp()
 
 
 def build(tf: Ops) -> LeNet:
@@ -148,7 +124,10 @@ def build(tf: Ops) -> LeNet:
                                                  tf.math.mul(regularizers, np.float32(5e-4)))
     params = (conv1Weights, conv1Biases, conv2Weights, conv2Biases, fc1Weights, fc1Biases,
               fc2Weights, fc2Biases)
-    return LeNet(input, labels, logits, prediction, loss, adam(tf, params, loss), params)
+    graph = tf.scope().env()
+    assert isinstance(graph, Graph)
+    train = Adam(graph, 0.001, betaOne=0.9, betaTwo=0.999, epsilon=1e-8).minimize(loss, "train")
+    return LeNet(input, labels, logits, prediction, loss, train, params)
 
 
 @frozen
