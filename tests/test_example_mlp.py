@@ -108,3 +108,25 @@ def test_mainRejectsBadSizes(
     with pytest.raises(SystemExit):
         main(argv)
     assert message in capsys.readouterr().err
+
+
+def test_withALogdirTensorBoardReadsTheGraphTheLossAndTheWeights(tmp_path: Path) -> None:
+    from tensorboard.backend.event_processing.event_accumulator import (
+        STORE_EVERYTHING_SIZE_GUIDANCE,
+        EventAccumulator,
+    )
+
+    outcome = experiment(12, logdir=str(tmp_path))
+    events = EventAccumulator(str(tmp_path), size_guidance=STORE_EVERYTHING_SIZE_GUIDANCE)
+    events.Reload()
+    tags = events.Tags()
+    assert tags["graph"] is True
+    assert sorted(tags["scalars"]) == ["loss", "test_accuracy"]
+    loss = events.Scalars("loss")
+    assert [e.step for e in loss] == list(range(1, 13))
+    np.testing.assert_allclose([e.value for e in loss], outcome.losses, rtol=1e-6)
+    (accuracy,) = events.Scalars("test_accuracy")
+    assert accuracy.step == 12 and accuracy.value == pytest.approx(outcome.accuracy)
+    assert sorted(tags["histograms"]) == ["b1", "b2", "b3", "w1", "w2", "w3"]
+    names = {node.name for node in events.Graph().node}
+    assert {"images", "labels", "w1", "Adam-minimize"} <= names

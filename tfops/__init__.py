@@ -16,7 +16,7 @@ Example:
     [0.09, 0.2447, 0.6652]
 """
 
-from tfops import errors, types
+from tfops import errors, summary, types
 from tfops.builder import OperationBuilder
 from tfops.explain import GradientReport, explainGradient
 from tfops.graph import Graph

@@ -1,6 +1,7 @@
 """The model of the "Training a model" guide: a multilayer perceptron on scikit-learn's digits.
 
-``python -m tfops.examples.mlp [--steps N] [--batch B] [--lr RATE] [--backend {numpy,xla}]``
+``python -m tfops.examples.mlp [--steps N] [--batch B] [--lr RATE] [--logdir DIR]
+[--backend {numpy,xla}]``
 trains a 64-128-64-10 perceptron (two ReLU hidden layers, float32) on the bundled 8x8 digits
 (no download; pixels scaled to [0, 1], a fixed 3/4 : 1/4 split) with
 ``Adam(graph, lr).minimize(loss)``, one minibatch per step and a tqdm progress bar, then prints
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
+from contextlib import ExitStack
 from typing import Any
 
 import numpy as np
@@ -28,6 +30,7 @@ from tfops.framework.metrics import SparseCategoricalAccuracy
 from tfops.framework.optimizers import Adam
 from tfops.op.core import NoOp, Placeholder, Variable
 from tfops.output import Operand, Output
+from tfops.summary import SummaryWriter
 from tfops.types import TFloat32, TInt64
 
 Array = np.ndarray[Any, Any]
@@ -124,9 +127,11 @@ def train(
     batch: int = 64,
     seed: int = 0,
     progress: bool = True,
+    writer: SummaryWriter | None = None,
 ) -> list[float]:
     """Runs ``step`` on ``steps`` minibatches of ``batch`` training images drawn with ``seed``,
-    with a progress bar showing the loss; returns the loss of each step."""
+    with a progress bar showing the loss; returns the loss of each step (also written to
+    ``writer`` as the scalar ``loss``, when given)."""
     from tqdm import tqdm  # type: ignore[import-untyped]
 
     rng = np.random.RandomState(seed)
@@ -143,6 +148,8 @@ def train(
             .run()
         )
         losses.append(float(result[0]))
+        if writer is not None:
+            writer.scalar("loss", losses[-1], len(losses))
         bar.set_postfix(loss=f"{losses[-1]:.3f}", refresh=False)
     return losses
 
@@ -171,15 +178,27 @@ def experiment(
     backend: str | Backend = "numpy",
     seed: int = 0,
     progress: bool = False,
+    logdir: str | None = None,
 ) -> Outcome:
     """Builds the perceptron, trains it with ``Adam(graph, learningRate).minimize`` for
-    ``steps`` steps and measures its test accuracy."""
+    ``steps`` steps and measures its test accuracy. With ``logdir``, TensorBoard event files
+    go there: the graph, the loss at each step, the test accuracy and the final weights'
+    histograms."""
     data = loadDigits()
-    with Graph() as g, Session(g, backend=backend) as session:
+    with Graph() as g, Session(g, backend=backend) as session, ExitStack() as stack:
         mlp = Mlp.create(Ops.create(g), seed=seed)
         step = Adam(g, learningRate).minimize(mlp.loss)
-        losses = train(session, mlp, step, data, steps, batch, seed, progress)
-        return Outcome(losses, evaluate(session, mlp, data.xTest, data.yTest))
+        writer = None if logdir is None else stack.enter_context(SummaryWriter(logdir))
+        if writer is not None:
+            writer.addGraph(g)
+        losses = train(session, mlp, step, data, steps, batch, seed, progress, writer)
+        accuracy = evaluate(session, mlp, data.xTest, data.yTest)
+        if writer is not None:
+            writer.scalar("test_accuracy", accuracy, steps)
+            for param in mlp.params:
+                value = session.runner().fetch(param).run()[0]
+                writer.histogram(param.op().name(), value, steps)
+        return Outcome(losses, accuracy)
 
 
 def main(argv: list[str] | None = None) -> Outcome:
@@ -188,6 +207,12 @@ def main(argv: list[str] | None = None) -> Outcome:
     parser.add_argument("--batch", type=int, default=64, help="images a step (default 64)")
     parser.add_argument("--lr", type=float, default=0.01, help="Adam's learning rate (0.01)")
     parser.add_argument("--seed", type=int, default=0, help="weights and minibatches (0)")
+    parser.add_argument(
+        "--logdir",
+        default=None,
+        help="write TensorBoard event files there (the graph, the loss, the accuracy, the "
+        "weights); needs the extra tfops-java[summary]",
+    )
     addBackendOption(parser)
     args = parser.parse_args(argv)
     if args.steps < 1:
@@ -196,7 +221,9 @@ def main(argv: list[str] | None = None) -> Outcome:
         parser.error(
             f"--batch must be from 1 to {TRAIN_SIZE} (the training images), got {args.batch}"
         )
-    outcome = experiment(args.steps, args.batch, args.lr, args.backend, args.seed, progress=True)
+    outcome = experiment(
+        args.steps, args.batch, args.lr, args.backend, args.seed, progress=True, logdir=args.logdir
+    )
     sizes = "-".join(str(n) for n in (IMAGE_SIZE, *HIDDEN, NUM_CLASSES))
     print(
         f"MLP {sizes} on scikit-learn's digits, on the {args.backend} backend: Adam({args.lr}), "
