@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Generic, TypeVar, cast, final, overload
+from typing import TYPE_CHECKING, ClassVar, Generic, TypeVar, cast, final, overload
 
 import numpy as np
 
@@ -3655,6 +3655,9 @@ class Ops:
         "_shape",
     )
 
+    # what Ops.create() builds into: the default EagerSession (installed by tfops.eager)
+    _defaultEnvironment: ClassVar[Callable[[], ExecutionEnvironment] | None] = None
+
     def __init__(self, scope: Scope) -> None:
         self._scope = scope
         self._math: MathOps | None = None
@@ -3726,8 +3729,10 @@ class Ops:
     shape: _CallableGroup[ShapeOps] = _CallableGroup(ShapeOps)
 
     @staticmethod
-    def create(env: ExecutionEnvironment) -> Ops:
-        """Creates an API for building operations in ``env`` (a ``Graph``).
+    def create(env: ExecutionEnvironment | None = None) -> Ops:
+        """Creates an API for building operations in ``env``: a ``Graph``, or an
+        ``EagerSession`` whose ops run when created; with no ``env``, the default eager session
+        (``EagerSession.getDefault()``), as TF Java's ``Ops.create()``.
 
         Args:
             env: the execution environment new operations are added to.
@@ -3738,6 +3743,8 @@ class Ops:
         Raises:
             TypeError: ``env`` is not an execution environment (a ``Graph``).
         """
+        if env is None and Ops._defaultEnvironment is not None:
+            env = Ops._defaultEnvironment()
         if not isinstance(env, ExecutionEnvironment):
             raise DataTypeError(
                 f"Ops.create(env): {env!r} is not an execution environment; give the Graph to "

@@ -307,7 +307,7 @@ def renderFacade(byGroup: dict[str, list[_Op]], endpoints: list[Endpoint]) -> st
         + "from typing import TYPE_CHECKING\n"
         + "from tfops.op._gradients_op import Gradients\n"
         + "from tfops.op._variables import initOp, variableWithInit\n"
-        + "from typing import Generic, TypeVar, cast\n"
+        + "from typing import ClassVar, Generic, TypeVar, cast\n"
         + "from tfops.composite.indices import Index, StridedSliceHelper\n"
         + "from collections.abc import Callable\n"
         + imports
@@ -352,12 +352,17 @@ class Ops:
 
     __slots__ = ("_scope"{SLOTS})
 
+    # what Ops.create() builds into: the default EagerSession (installed by tfops.eager)
+    _defaultEnvironment: ClassVar[Callable[[], ExecutionEnvironment] | None] = None
+
     def __init__(self, scope: Scope) -> None:
         self._scope = scope
 {NONES}{GROUP_FIELDS}
     @staticmethod
-    def create(env: ExecutionEnvironment) -> Ops:
-        \"\"\"Creates an API for building operations in ``env`` (a ``Graph``).
+    def create(env: ExecutionEnvironment | None = None) -> Ops:
+        \"\"\"Creates an API for building operations in ``env``: a ``Graph``, or an
+        ``EagerSession`` whose ops run when created; with no ``env``, the default eager session
+        (``EagerSession.getDefault()``), as TF Java's ``Ops.create()``.
 
         Args:
             env: the execution environment new operations are added to.
@@ -368,6 +373,8 @@ class Ops:
         Raises:
             TypeError: ``env`` is not an execution environment (a ``Graph``).
         \"\"\"
+        if env is None and Ops._defaultEnvironment is not None:
+            env = Ops._defaultEnvironment()
         if not isinstance(env, ExecutionEnvironment):
             raise DataTypeError(
                 f"Ops.create(env): {env!r} is not an execution environment; give the Graph to "
