@@ -92,14 +92,21 @@ class EagerKernels:
     def _kernel(self, op: Operation) -> _Kernel:
         stateful = op._opdef.stateful
         attrs = _key(op._attrs)
-        key = None if attrs is None else (
-            op._type, attrs, op._device,
-            tuple((i._dtype, None if stateful else i._shape) for i in op._inputs),
+        key = (
+            None
+            if attrs is None
+            else (
+                op._type,
+                attrs,
+                op._device,
+                tuple((i._dtype, None if stateful else i._shape) for i in op._inputs),
+            )
         )
-        kernel = self._cache.get(key) if key is not None else None
-        if kernel is not None:
-            self._cache.move_to_end(key)
-            return kernel
+        if key is not None:
+            kernel = self._cache.get(key)
+            if kernel is not None:
+                self._cache.move_to_end(key)
+                return kernel
         kernel = self._compile(op, stateful)
         if key is not None:
             self._cache[key] = kernel
@@ -114,8 +121,11 @@ class EagerKernels:
         scope = graph.baseScope()
         feeds: list[Output[TType]] = []
         for n, i in enumerate(op._inputs):
-            placeholder = scope.opBuilder("Placeholder", f"input_{n}").setAttr(
-                "dtype", i._dtype).setAttr("shape", Shape.unknown() if stateful else i._shape)
+            placeholder = (
+                scope.opBuilder("Placeholder", f"input_{n}")
+                .setAttr("dtype", i._dtype)
+                .setAttr("shape", Shape.unknown() if stateful else i._shape)
+            )
             feeds.append(placeholder.build().output(0))
         builder = scope.opBuilder(op._type, op._type)
         specs = op._opdef.inputs
@@ -124,7 +134,7 @@ class EagerKernels:
         position = 0
         for spec in specs:
             if spec.isList:
-                builder.addInputList(feeds[position:position + listSize])
+                builder.addInputList(feeds[position : position + listSize])
                 position += listSize
             else:
                 builder.addInput(feeds[position])
@@ -147,11 +157,17 @@ def _checked(op: Operation, out: Output[TType], result: Any) -> Array:
     """A result as a read-only array, after checking it is what the op's spec promised."""
     value = np.asarray(result)
     if value.dtype != out._dtype.DTYPE:
-        raise InternalError(op, f"the {op._type} kernel returned {value.dtype} for output "
-                                f"{out._index}, not {out._dtype.NAME}")
+        raise InternalError(
+            op,
+            f"the {op._type} kernel returned {value.dtype} for output "
+            f"{out._index}, not {out._dtype.NAME}",
+        )
     if not out._shape.isCompatibleWithArray(value.shape):
-        raise InternalError(op, f"the {op._type} kernel returned shape {list(value.shape)} for "
-                                f"output {out._index}, incompatible with {out._shape}")
+        raise InternalError(
+            op,
+            f"the {op._type} kernel returned shape {list(value.shape)} for "
+            f"output {out._index}, incompatible with {out._shape}",
+        )
     value.flags.writeable = False
     return value
 

@@ -211,7 +211,9 @@ class EagerSession(Graph):
                     "options, open a session of your own: EagerSession(backend=...)"
                 )
             EagerSession._default = EagerSession(
-                backend, checkNumerics=checkNumerics, memoryLimit=memoryLimit,
+                backend,
+                checkNumerics=checkNumerics,
+                memoryLimit=memoryLimit,
                 allowSoftPlacement=allowSoftPlacement,
             )
             return EagerSession._default
@@ -363,8 +365,16 @@ class EagerSession(Graph):
             return out
         value = op._tensor(out._index)
         constant = Operation(
-            self, op._name, CONST, (), (), {"value": value, "dtype": out._dtype}, op._device,
-            (out._dtype,), (out._shape,), op._site,
+            self,
+            op._name,
+            CONST,
+            (),
+            (),
+            {"value": value, "dtype": out._dtype},
+            op._device,
+            (out._dtype,),
+            (out._shape,),
+            op._site,
         )
         constant.__class__ = EagerOperation
         constant._values = (value,)
@@ -394,4 +404,4 @@ def _defaultEnvironment() -> EagerSession:
     return EagerSession.getDefault()
 
 
-Ops._defaultEnvironment = _defaultEnvironment  # Ops.create() builds into the default session
+Ops._defaultEnvironment[:] = [_defaultEnvironment]  # what Ops.create() builds into

@@ -74,8 +74,10 @@ class Operation:
         "_id",
         "_hash",
         "_outs",
-        "_values",  # an eager op's output values (``tfops.eager``); unset in a graph
+        "_values",
     )
+
+    _values: tuple[np.ndarray[Any, Any], ...]  # an eager op's output values; unset in a graph
 
     def __init__(
         self,

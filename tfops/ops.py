@@ -3656,7 +3656,7 @@ class Ops:
     )
 
     # what Ops.create() builds into: the default EagerSession (installed by tfops.eager)
-    _defaultEnvironment: ClassVar[Callable[[], ExecutionEnvironment] | None] = None
+    _defaultEnvironment: ClassVar[list[Callable[[], ExecutionEnvironment]]] = []
 
     def __init__(self, scope: Scope) -> None:
         self._scope = scope
@@ -3743,8 +3743,8 @@ class Ops:
         Raises:
             TypeError: ``env`` is not an execution environment (a ``Graph``).
         """
-        if env is None and Ops._defaultEnvironment is not None:
-            env = Ops._defaultEnvironment()
+        if env is None and Ops._defaultEnvironment:
+            env = Ops._defaultEnvironment[0]()
         if not isinstance(env, ExecutionEnvironment):
             raise DataTypeError(
                 f"Ops.create(env): {env!r} is not an execution environment; give the Graph to "
