@@ -140,7 +140,8 @@ class EagerKernels:
                 builder.addInput(feeds[position])
                 position += 1
         for name, value in op._attrs.items():
-            builder.setAttr(name, value)
+            if op._opdef.attrDef(name) is not None:  # not what the builder derives (a count)
+                builder.setAttr(name, value)
         built = builder.setDevice(op._device).build()
         executor = self.backend.open(graph, self.config)
         fetches = tuple(built.outputs())

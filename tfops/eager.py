@@ -17,9 +17,10 @@ variables and no assignments to them.
 from __future__ import annotations
 
 import threading
+import weakref
 from collections.abc import Iterator, Sequence
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, cast, overload
 
 import numpy as np
 
@@ -95,6 +96,43 @@ class EagerOperation(Operation):
 
     def __hash__(self) -> int:
         return self._hash
+
+
+class _WeakOutputs(Sequence[Output[TType]]):
+    """An eager op's outputs, held weakly and made again when asked for after the last handle
+    to one went (equal to it: outputs compare by op and index). An op and its outputs then form
+    no reference cycle, so an op nobody references is freed at once, with its values, rather
+    than when Python's cycle collector next runs."""
+
+    __slots__ = ("_op", "_kinds", "_refs")
+
+    def __init__(self, op: Operation, outs: Sequence[Output[TType]]) -> None:
+        self._op = weakref.ref(op)
+        self._kinds = [(o._dtype, o._shape) for o in outs]
+        self._refs = [weakref.ref(o) for o in outs]
+
+    def __len__(self) -> int:
+        return len(self._kinds)
+
+    @overload
+    def __getitem__(self, index: int) -> Output[TType]: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Output[TType]]: ...
+    def __getitem__(self, index: int | slice) -> Output[TType] | Sequence[Output[TType]]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(len(self))[index]]
+        found = self._refs[index]()
+        if found is None:
+            op = self._op()
+            assert op is not None, "an op's outputs are read through the op"
+            dtype, shape = self._kinds[index]
+            found = Output(op, index % len(self), dtype, shape)
+            self._refs[index] = weakref.ref(found)
+        return found
+
+
+def _holdOutputsWeakly(op: Operation, outs: Sequence[Output[TType]]) -> None:
+    op._outs = cast("tuple[Output[TType], ...]", _WeakOutputs(op, outs))
 
 
 def _closedError(what: str) -> IllegalStateError:
@@ -378,7 +416,9 @@ class EagerSession(Graph):
         )
         constant.__class__ = EagerOperation
         constant._values = (value,)
-        return constant._outs[0]
+        made = constant._outs[0]
+        _holdOutputsWeakly(constant, (made,))
+        return made
 
     def _add(self, op: Operation, reserved: bool = False) -> None:
         """Runs a built op (inside a transaction, whose thread holds the lock) and keeps its
@@ -394,10 +434,11 @@ class EagerSession(Graph):
         op._inputs = op._controlInputs = ()  # what the op was made from may now be freed
         outs = op._outs
         if any(not o._shape.isFullyKnown() for o in outs):  # eager shapes are concrete
-            op._outs = tuple(
+            outs = tuple(
                 Output(op, o._index, o._dtype, Shape.of(*v.shape))
                 for o, v in zip(outs, values, strict=True)
             )
+        _holdOutputsWeakly(op, outs)
 
 
 def _defaultEnvironment() -> EagerSession:

@@ -75,6 +75,7 @@ class Operation:
         "_hash",
         "_outs",
         "_values",
+        "__weakref__",  # an eager op's outputs point back to it weakly (``tfops.eager``)
     )
 
     _values: tuple[np.ndarray[Any, Any], ...]  # an eager op's output values; unset in a graph
