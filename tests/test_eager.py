@@ -123,6 +123,7 @@ def test_everyOpRunsAsInAGraphOrIsRefused(spec: OpDef, eager: EagerSession) -> N
 def test_randomOpsWithSeedsContinueOneSequenceAsGraphRunsDo(eager: EagerSession) -> None:
     """As TensorFlow's eager kernel cache: calls of a seeded random op give what successive
     runs of it in a graph session give; a new session starts the sequence again."""
+
     def build(tf: Ops) -> Any:
         return tf.random.randomUniform(
             tf.constant([3]), TFloat32, RandomUniform.seed(7), RandomUniform.seed2(3)
@@ -173,12 +174,16 @@ def _withoutSites(message: str) -> str:
     return re.sub(r"\(created at [^)]*\)", "", message)
 
 
-@pytest.mark.parametrize("mistake", [
-    lambda tf: tf.math.add(tf.constant([1.0, 2.0]), tf.constant([1.0, 2.0, 3.0])),
-    lambda tf: tf.math.sub(tf.constant([1.0], TFloat32), tf.constant([1.0], TFloat64)),
-    lambda tf: tf.reshape(tf.constant([1.0, 2.0, 3.0]), tf.constant([2, 2])),
-    lambda tf: tf.sum(tf.constant([1.0, 2.0]), tf.constant(3)),
-], ids=["shapes", "dtypes", "reshape", "axis"])
+@pytest.mark.parametrize(
+    "mistake",
+    [
+        lambda tf: tf.math.add(tf.constant([1.0, 2.0]), tf.constant([1.0, 2.0, 3.0])),
+        lambda tf: tf.math.sub(tf.constant([1.0], TFloat32), tf.constant([1.0], TFloat64)),
+        lambda tf: tf.reshape(tf.constant([1.0, 2.0, 3.0]), tf.constant([2, 2])),
+        lambda tf: tf.sum(tf.constant([1.0, 2.0]), tf.constant(3)),
+    ],
+    ids=["shapes", "dtypes", "reshape", "axis"],
+)
 def test_constructionErrorsAreAGraphs(mistake: Callable[[Ops], Any], eager: EagerSession) -> None:
     with pytest.raises((IllegalArgumentError, DataTypeError)) as inGraph:
         mistake(Ops.create(Graph()))
@@ -197,14 +202,19 @@ def test_runErrorNamesTheEagerOpAndWhereItWasCreated(eager: EagerSession) -> Non
 
 
 # -- TF Java's refusals ---------------------------------------------------------------------
-@pytest.mark.parametrize(("opType", "build"), [
-    ("Placeholder", lambda tf: tf.placeholder(TFloat32)),
-    ("VariableV2", lambda tf: tf.variable(tf.constant([1.0]))),
-    ("Assign", lambda tf: tf.assign(tf.constant([1.0]), tf.constant([2.0]))),
-    ("AssignAdd", lambda tf: tf.assignAdd(tf.constant([1.0]), tf.constant([2.0]))),
-], ids=["Placeholder", "VariableV2", "Assign", "AssignAdd"])
-def test_graphOnlyOpsAreRefused(opType: str, build: Callable[[Ops], Any],
-                                eager: EagerSession) -> None:
+@pytest.mark.parametrize(
+    ("opType", "build"),
+    [
+        ("Placeholder", lambda tf: tf.placeholder(TFloat32)),
+        ("VariableV2", lambda tf: tf.variable(tf.constant([1.0]))),
+        ("Assign", lambda tf: tf.assign(tf.constant([1.0]), tf.constant([2.0]))),
+        ("AssignAdd", lambda tf: tf.assignAdd(tf.constant([1.0]), tf.constant([2.0]))),
+    ],
+    ids=["Placeholder", "VariableV2", "Assign", "AssignAdd"],
+)
+def test_graphOnlyOpsAreRefused(
+    opType: str, build: Callable[[Ops], Any], eager: EagerSession
+) -> None:
     with pytest.raises(IllegalArgumentError, match=rf"^Op {opType} is not valid in eager mode\."):
         build(Ops.create(eager))
     assert not eager.isOpEnabled(opType) and eager.isOpEnabled("Const")
@@ -219,8 +229,11 @@ def test_graphAndEagerOperandsDoNotMix(eager: EagerSession) -> None:
         tf.math.add(eagerX, graphX)
     with pytest.raises(IllegalArgumentError, match="Can't use graph operation"):
         eagerX + graphX
-    with pytest.raises(IllegalArgumentError, match="was from an eager session, can't use in a "
-                                                   r"graph; use tf.constant\(x.asTensor\(\)\)"):
+    with pytest.raises(
+        IllegalArgumentError,
+        match="was from an eager session, can't use in a "
+        r"graph; use tf.constant\(x.asTensor\(\)\)",
+    ):
         Ops.create(g).math.add(graphX, eagerX)
     with pytest.raises(IllegalArgumentError, match="was from an eager session"):
         graphX * eagerX
@@ -260,8 +273,9 @@ def test_closingMakesItsTensorsUnusable() -> None:
 
 def test_defaultSessionIsOnePerProcessFromEveryThread() -> None:
     found: list[EagerSession] = []
-    threads = [threading.Thread(target=lambda: found.append(EagerSession.getDefault()))
-               for _ in range(16)]
+    threads = [
+        threading.Thread(target=lambda: found.append(EagerSession.getDefault())) for _ in range(16)
+    ]
     for t in threads:
         t.start()
     for t in threads:

@@ -31,7 +31,7 @@ from tfops.backend import Backend, SessionConfig, resolveBackend
 from tfops.backend.base import DEFAULT_MEMORY_LIMIT
 from tfops.errors import DataTypeError, IllegalArgumentError, IllegalStateError
 from tfops.graph import Graph
-from tfops.opdef import OpDef
+from tfops.opdef import OpDef, lookupOp
 from tfops.operation import Operation
 from tfops.ops import Ops
 from tfops.output import Output
@@ -276,8 +276,6 @@ class EagerSession(Graph):
     def isOpEnabled(self, opType: str) -> bool:
         """Whether ops of ``opType`` can run in eager mode: not those that exist only in a
         graph (variables and what assigns them, placeholders), as TF Java's."""
-        from tfops.opdef import lookupOp
-
         found = lookupOp(opType)
         return found is None or not _graphOnly(found)
 
