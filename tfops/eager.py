@@ -86,9 +86,10 @@ class EagerOperation(Operation):
         return IllegalStateError(
             f"op '{self._name}' of type {self._type} (created at {self._site}) ran in an "
             f"EagerSession, which keeps no graph: an eager op has no {what} to give (as TF "
-            "Java's EagerOperation), so nothing can walk back from it. Gradients can be computed "
-            "only in a graph execution environment (EagerSession has no gradient tape, as in TF "
-            "Java): build the computation in a Graph and call tf.gradients there"
+            "Java's EagerOperation), so nothing can walk back from it, and a Session cannot run "
+            "it (its value is x.asTensor()). Gradients can be computed only in a graph execution "
+            "environment (EagerSession has no gradient tape, as in TF Java): build the "
+            "computation in a Graph and call tf.gradients there"
         )
 
     def __eq__(self, other: object) -> bool:
