@@ -169,6 +169,36 @@ def test_graphTensorHasNoValue() -> None:
         x.asOutput().asTensor()
 
 
+def test_itKeepsNoOpsAndNamesThemAsTfJavaDoes(eager: EagerSession) -> None:
+    tf = Ops.create(eager)
+    ops = [tf.math.neg(tf.constant(1.0)) for _ in range(3)]
+    assert [op.op().name() for op in ops] == ["Neg", "Neg_1", "Neg_2"]
+    assert tf.withSubScope("layer").withName("n").math.neg(ops[0]).op().name() == "layer/n"
+    assert list(eager.operations()) == [] and eager.operation("Neg") is None
+    assert eager.size() == 0 and eager.initializers() == []
+    with pytest.raises(IllegalStateError, match="keeps no graph to draw"):
+        eager.toDot()
+    assert ops[0].op() == ops[0].op() and ops[0].op() != ops[1].op()
+
+
+def test_controlDependenciesAndInitScopesRunAtOnce(eager: EagerSession) -> None:
+    tf = Ops.create(eager)
+    x = tf.constant([1.0, 2.0])
+    assert tf.withControlDependencies([x]).math.neg(x).asTensor().tolist() == [-1.0, -2.0]
+    assert tf.withInitScope().math.neg(x).asTensor().tolist() == [-1.0, -2.0]
+    assert tf.init().op().type() == "NoOp"
+
+
+def test_aDeviceTheBackendLacksIsAnErrorNamingTheOp() -> None:
+    with EagerSession() as session:
+        tf = Ops.create(session)
+        with pytest.raises(InvalidArgumentError, match="numpy backend runs on /device:CPU:0"):
+            tf.withDevice("/device:GPU:0").math.neg(tf.constant(1.0))
+    with EagerSession(allowSoftPlacement=True) as session:
+        tf = Ops.create(session)
+        assert tf.withDevice("/device:GPU:0").math.neg(tf.constant(1.0)).asTensor() == -1.0
+
+
 # -- the errors of a graph, at construction ---------------------------------------------------
 def _withoutSites(message: str) -> str:
     return re.sub(r"\(created at [^)]*\)", "", message)
