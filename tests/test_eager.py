@@ -121,22 +121,28 @@ def test_everyOpRunsAsInAGraphOrIsRefused(spec: OpDef, eager: EagerSession) -> N
 
 
 def test_randomOpsWithSeedsContinueOneSequenceAsGraphRunsDo(eager: EagerSession) -> None:
-    """As TensorFlow's eager kernel cache: calls of a seeded random op give what successive
-    runs of it in a graph session give; a new session starts the sequence again."""
+    """As TensorFlow's eager kernel cache (checked with TF 2.21's raw RandomUniform): calls of
+    a seeded random op with the same attributes continue one sequence, whatever shape each
+    asks for, as successive runs of one op in a graph session do; other attributes (here the
+    shape's data type) start another sequence, and so does a new session."""
 
-    def build(tf: Ops) -> Any:
-        return tf.random.randomUniform(
-            tf.constant([3]), TFloat32, RandomUniform.seed(7), RandomUniform.seed2(3)
-        )
+    def draw(tf: Ops, shape: Any) -> Any:
+        seeds = (RandomUniform.seed(7), RandomUniform.seed2(3))
+        operand = shape if hasattr(shape, "asOutput") else tf.constant(shape)
+        return tf.random.randomUniform(operand, TFloat32, *seeds)
 
     g = Graph()
-    op = build(Ops.create(g))
+    gtf = Ops.create(g)
+    shape = gtf.placeholder(TInt32)
+    op = draw(gtf, shape)
+    shapes = [np.array([2], np.int32), np.array([2], np.int32), np.array([3], np.int32)]
     with Session(g, backend=eager.backend().name) as session:
-        runs = [session.runner().fetch(op).run()[0] for _ in range(2)]
+        runs = [session.runner().feed(shape, v).fetch(op).run()[0] for v in shapes]
     tf = Ops.create(eager)
-    _assertSame([build(tf).asTensor(), build(tf).asTensor()], runs)
+    _assertSame([draw(tf, v).asTensor() for v in shapes], runs)
+    _assertSame([draw(tf, np.array([2], np.int64)).asTensor()], runs[:1])
     with EagerSession(backend=eager.backend()) as again:
-        _assertSame([build(Ops.create(again)).asTensor()], runs[:1])
+        _assertSame([draw(Ops.create(again), shapes[0]).asTensor()], runs[:1])
 
 
 # -- values and shapes -----------------------------------------------------------------------
