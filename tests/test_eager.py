@@ -192,7 +192,10 @@ def test_controlDependenciesAndInitScopesRunAtOnce(eager: EagerSession) -> None:
     x = tf.constant([1.0, 2.0])
     assert tf.withControlDependencies([x]).math.neg(x).asTensor().tolist() == [-1.0, -2.0]
     assert tf.withInitScope().math.neg(x).asTensor().tolist() == [-1.0, -2.0]
-    assert tf.init().op().type() == "NoOp"
+    init = tf.init()
+    assert init.op().type() == "NoOp"
+    with pytest.raises(IllegalStateError, match="has no outputs"):
+        init.asTensor()
 
 
 def test_aDeviceTheBackendLacksIsAnErrorNamingTheOp() -> None:

@@ -133,6 +133,8 @@ class PrimitiveOp:
                 ``EagerSession`` is closed.
         """
         op = self._operation
+        if op.numOutputs() == 0:
+            raise IllegalStateError(f"{self!r} has no outputs, so no value to give")
         if op.numOutputs() != 1:
             raise IllegalStateError(
                 f"{self!r} has {op.numOutputs()} outputs: take the value of one of them "
