@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import threading
 
-__all__ = ["NameRegistry", "NAME_PATTERN"]
+__all__ = ["NameRegistry", "CountingNameRegistry", "NAME_PATTERN"]
 
 NAME_PATTERN = re.compile(r"[A-Za-z0-9.][A-Za-z0-9_.\-]*")
 
@@ -131,3 +131,74 @@ class NameRegistry:
         else:
             ids[name] = previous
 
+
+
+_SUFFIXED = re.compile(r"(.+)_([1-9][0-9]*)")
+
+
+class CountingNameRegistry(NameRegistry):
+    """A registry that remembers the names asked for, each with a counter, and not every name
+    it hands out (TensorFlow Java's ``NameScope``): a loop that adds ops under the same names
+    keeps it the same size. Names stay unique: a name of the form ``base_N`` that the counter
+    of ``base`` handed out already is taken. Once more than ``maxPrefixes`` sub-scopes are
+    known, the oldest are forgotten when a construction commits (their names may then come
+    again, which an environment that compares its ops by identity allows).
+
+    Example:
+        >>> names = CountingNameRegistry()
+        >>> [names.makeUnique("", "Add") for _ in range(3)], names.makeUnique("", "Add_1")
+        (['Add', 'Add_1', 'Add_2'], 'Add_1_1')
+    """
+
+    def __init__(
+        self,
+        lock: threading.RLock | None = None,
+        valueError: type[ValueError] = ValueError,
+        typeError: type[TypeError] = TypeError,
+        maxPrefixes: int = 4096,
+    ) -> None:
+        super().__init__(lock, valueError, typeError)
+        self._maxPrefixes = maxPrefixes
+
+    def makeUnique(self, prefix: str, name: str) -> str:
+        """Reserves and returns ``name`` under ``prefix``, suffixed ``_N`` if already taken."""
+        with self.lock:
+            self._reservations += 1
+            rid = self._reservations
+            ids = self._ids.get(prefix)
+            if ids is None:
+                ids = self._ids[prefix] = {}
+            n = ids.get(name)
+            if n is None and not _counted(ids, name):
+                self._journal.append((prefix, name, None, rid))
+                ids[name] = 1
+                return name
+            k = 1 if n is None else n
+            candidate = f"{name}_{k}"
+            while candidate in ids or _counted(ids, candidate):
+                k += 1
+                candidate = f"{name}_{k}"
+            self._journal.append((prefix, name, n, rid))
+            ids[name] = k + 1
+            return candidate
+
+    def isTaken(self, prefix: str, name: str) -> bool:
+        """Whether ``name`` was handed out under ``prefix``."""
+        with self.lock:
+            ids = self._ids.get(prefix)
+            return ids is not None and (name in ids or _counted(ids, name))
+
+    def commit(self) -> None:
+        """Forgets the journal, and the oldest sub-scopes beyond ``maxPrefixes``."""
+        with self.lock:
+            super().commit()
+            extra = len(self._ids) - self._maxPrefixes
+            if extra > 0:
+                for prefix in [p for p in self._ids if p][:extra]:
+                    del self._ids[prefix]
+
+
+def _counted(ids: dict[str, int], name: str) -> bool:
+    """Whether ``name`` is ``base_N`` for a ``base`` whose counter handed out ``N`` already."""
+    found = _SUFFIXED.fullmatch(name)
+    return found is not None and int(found.group(2)) < ids.get(found.group(1), 0)

@@ -18,6 +18,7 @@ Example:
 
 from tfops import errors, summary, types
 from tfops.builder import OperationBuilder
+from tfops.eager import EagerSession
 from tfops.explain import GradientReport, explainGradient
 from tfops.graph import Graph
 from tfops.op import _operators  # noqa: F401 - installs the Python operators
@@ -39,6 +40,7 @@ __all__ = [
     "PrimitiveOp",
     "OperationBuilder",
     "Session",
+    "EagerSession",
     "Runner",
     "Result",
     "Shape",

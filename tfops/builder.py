@@ -101,6 +101,10 @@ class OperationBuilder:
         builder._site = site
         builder._reserved = None
         builder._trusted = True
+        for out in inputs:  # mixing eager and graph operands: TF Java's checkInput message
+            source = out._op._graph
+            if source is not graph and (_isEager(graph) or _isEager(source)):
+                raise builder._foreignInput(out)
         return builder
 
     def addInput(self, input: Operand[TType]) -> OperationBuilder:
@@ -173,6 +177,9 @@ class OperationBuilder:
     def _add(self, opdef: OpDef) -> Operation:
         """Checks and adds the op (inside a graph transaction)."""
         graph = self._graph
+        admit = getattr(graph, "_admit", None)
+        if admit is not None:  # an EagerSession: refuses graph-only ops, binds input values
+            admit(self, opdef)
         if self._name in graph._byName:
             raise IllegalArgumentError(
                 f"{self._type} '{self._name}' (created at {self._site}): an operation "
@@ -227,11 +234,29 @@ class OperationBuilder:
             )
         if out.op().graph() is not self._graph:
             self._giveBackName()
-            raise self._error(
-                f"input '{out.name()}' belongs to another graph; operands must come from the "
-                "graph the op is added to"
-            )
+            raise self._foreignInput(out)
         return out
+
+    def _foreignInput(self, out: Output[TType]) -> IllegalArgumentError:
+        """The error for an input of another environment (TF Java's ``checkInput``)."""
+        source = out._op._graph
+        if _isEager(self._graph) and not _isEager(source):
+            return self._error(
+                f"Can't use graph operation '{out._op._name}' in eager mode: '{out.name()}' is "
+                "a tensor of a graph, without a value; run it in a Session and give the array "
+                "(tf.constant(array)), or build this op in that graph"
+            )
+        if _isEager(source):
+            other = "another eager session" if _isEager(self._graph) else "an eager session"
+            where = "in this eager session" if _isEager(self._graph) else "in a graph"
+            return self._error(
+                f"input '{out.name()}' was from {other}, can't use {where}; use "
+                "tf.constant(x.asTensor()) to make its value a constant here"
+            )
+        return self._error(
+            f"input '{out.name()}' belongs to another graph; operands must come from the "
+            "graph the op is added to"
+        )
 
     def _checkAttrs(self, opdef: OpDef, sig: _Signature) -> dict[str, Any]:
         given = self._attrs
@@ -477,6 +502,11 @@ def _controlsOf(graph: Graph, scope: Scope) -> list[Operation]:
     if scope._isInit:
         return list(scope._controls)
     return [c for c in scope._controls if c not in graph._initializers]
+
+
+def _isEager(env: object) -> bool:
+    """Whether ``env`` is an ``EagerSession`` (which the graph layer does not import)."""
+    return getattr(env, "_eager", False) is True
 
 
 def dataTypeHint(value: object) -> str:

@@ -6,14 +6,16 @@ import contextlib
 import os
 import sys
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from tfops.errors import IllegalArgumentError
+from tfops.errors import IllegalArgumentError, IllegalStateError
 from tfops.output import Output
 from tfops.shape import Shape
 from tfops.types import TType
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from tfops.graph import Graph
     from tfops.opdef import OpDef
 
@@ -72,7 +74,11 @@ class Operation:
         "_id",
         "_hash",
         "_outs",
+        "_values",
+        "__weakref__",  # an eager op's outputs point back to it weakly (``tfops.eager``)
     )
+
+    _values: tuple[np.ndarray[Any, Any], ...]  # an eager op's output values; unset in a graph
 
     def __init__(
         self,
@@ -182,6 +188,14 @@ class Operation:
     def op(self) -> Operation:
         """Returns this operation (so it can stand wherever an op is expected)."""
         return self
+
+    def _tensor(self, index: int) -> np.ndarray[Any, Any]:
+        """The value of output ``index``: an eager op's (``tfops.eager``); a graph's has none."""
+        raise IllegalStateError(
+            f"'{self._name}:{index}' is a tensor of a graph: graph tensors must be fetched by "
+            "running a session (Session(graph).runner().fetch(x).run()[0]); asTensor() gives "
+            "values in eager mode (Ops.create() or Ops.create(EagerSession()))"
+        )
 
     def _refInputs(self) -> frozenset[int]:
         """Positions of the inputs that are variable references (``InputDef.isRef``)."""

@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Generic, TypeVar, cast, final, overload
+from typing import TYPE_CHECKING, ClassVar, Generic, TypeVar, cast, final, overload
 
 import numpy as np
 
@@ -4022,6 +4022,17 @@ class _CallableGroup(Generic[_G]):
         return group
 
 
+class _DefaultEnvironment:
+    """What ``Ops.create()`` builds into when given nothing: the default eager session (a
+    ``None`` given by mistake is still an error)."""
+
+    def __repr__(self) -> str:
+        return "EagerSession.getDefault()"
+
+
+_DEFAULT_ENVIRONMENT = cast("ExecutionEnvironment", _DefaultEnvironment())
+
+
 @final
 class Ops:
     """An API for building operations as Operation classes, as TensorFlow Java's ``Ops``.
@@ -4052,6 +4063,9 @@ class Ops:
         "_train",
         "_shape",
     )
+
+    # what Ops.create() builds into: the default EagerSession (installed by tfops.eager)
+    _defaultEnvironment: ClassVar[list[Callable[[], ExecutionEnvironment]]] = []
 
     def __init__(self, scope: Scope) -> None:
         self._scope = scope
@@ -4124,8 +4138,10 @@ class Ops:
     shape: _CallableGroup[ShapeOps] = _CallableGroup(ShapeOps)
 
     @staticmethod
-    def create(env: ExecutionEnvironment) -> Ops:
-        """Creates an API for building operations in ``env`` (a ``Graph``).
+    def create(env: ExecutionEnvironment = _DEFAULT_ENVIRONMENT) -> Ops:
+        """Creates an API for building operations in ``env``: a ``Graph``, or an
+        ``EagerSession`` whose ops run when created; with no ``env``, the default eager session
+        (``EagerSession.getDefault()``), as TF Java's ``Ops.create()``.
 
         Args:
             env: the execution environment new operations are added to.
@@ -4134,12 +4150,16 @@ class Ops:
             a new ``Ops`` whose scope is the root scope of ``env``.
 
         Raises:
-            TypeError: ``env`` is not an execution environment (a ``Graph``).
+            TypeError: ``env`` is not an execution environment (a ``Graph`` or an
+                ``EagerSession``).
         """
+        if env is _DEFAULT_ENVIRONMENT and Ops._defaultEnvironment:
+            env = Ops._defaultEnvironment[0]()
         if not isinstance(env, ExecutionEnvironment):
             raise DataTypeError(
                 f"Ops.create(env): {env!r} is not an execution environment; give the Graph to "
-                "build in: Ops.create(graph)"
+                "build in: Ops.create(graph), or nothing for the default eager session: "
+                "Ops.create()"
             )
         return Ops(Scope(env))
 

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Generic, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, runtime_checkable
 
 from attrs import frozen
 
 from tfops._operators import Operators
+from tfops.errors import IllegalStateError
 from tfops.shape import Shape
 from tfops.types import TType
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from tfops.operation import Operation
 
 __all__ = ["Output", "Operand", "PrimitiveOp"]
@@ -67,6 +70,21 @@ class Output(Operators[T_co], Generic[T_co]):
         """Returns the operations that take this output as an input."""
         return [c for c in self._op.consumers() if self in c.inputs()]
 
+    def asTensor(self) -> np.ndarray[Any, Any]:
+        """Returns the value of this tensor, in eager mode (a read-only numpy array).
+
+        Raises:
+            IllegalStateError: this is a tensor of a graph (run it in a ``Session``), or its
+                ``EagerSession`` is closed.
+
+        Example:
+            >>> from tfops import EagerSession, Ops
+            >>> with EagerSession() as s:
+            ...     Ops.create(s).constant([1.0, 2.0]).asOutput().asTensor().tolist()
+            [1.0, 2.0]
+        """
+        return self._op._tensor(self._index)
+
     def __eq__(self, other: object) -> bool:
         return (
             isinstance(other, Output) and self._index == other._index and self._op == other._op
@@ -105,6 +123,24 @@ class PrimitiveOp:
     def op(self) -> Operation:
         """Returns the underlying operation."""
         return self._operation
+
+    def asTensor(self) -> np.ndarray[Any, Any]:
+        """Returns the value of the op's output, in eager mode (a read-only numpy array); an op
+        with several outputs names the one to read (``op.y().asTensor()``).
+
+        Raises:
+            IllegalStateError: the op is in a graph (run it in a ``Session``), or its
+                ``EagerSession`` is closed.
+        """
+        op = self._operation
+        if op.numOutputs() == 0:
+            raise IllegalStateError(f"{self!r} has no outputs, so no value to give")
+        if op.numOutputs() != 1:
+            raise IllegalStateError(
+                f"{self!r} has {op.numOutputs()} outputs: take the value of one of them "
+                "(op.output(i).asTensor(), or the op class's accessor's asTensor())"
+            )
+        return op._tensor(0)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, PrimitiveOp) and self._operation == other._operation

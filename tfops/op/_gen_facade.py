@@ -307,7 +307,7 @@ def renderFacade(byGroup: dict[str, list[_Op]], endpoints: list[Endpoint]) -> st
         + "from typing import TYPE_CHECKING\n"
         + "from tfops.op._gradients_op import Gradients\n"
         + "from tfops.op._variables import initOp, variableWithInit\n"
-        + "from typing import Generic, TypeVar, cast\n"
+        + "from typing import ClassVar, Generic, TypeVar, cast\n"
         + "from tfops.composite.indices import Index, StridedSliceHelper\n"
         + "from collections.abc import Callable\n"
         + imports
@@ -331,6 +331,17 @@ def renderFacade(byGroup: dict[str, list[_Op]], endpoints: list[Endpoint]) -> st
 
 _OPS_CLASS = """
 
+class _DefaultEnvironment:
+    \"\"\"What ``Ops.create()`` builds into when given nothing: the default eager session (a
+    ``None`` given by mistake is still an error).\"\"\"
+
+    def __repr__(self) -> str:
+        return "EagerSession.getDefault()"
+
+
+_DEFAULT_ENVIRONMENT = cast("ExecutionEnvironment", _DefaultEnvironment())
+
+
 @final
 class Ops:
     \"\"\"An API for building operations as Operation classes, as TensorFlow Java's ``Ops``.
@@ -352,12 +363,17 @@ class Ops:
 
     __slots__ = ("_scope"{SLOTS})
 
+    # what Ops.create() builds into: the default EagerSession (installed by tfops.eager)
+    _defaultEnvironment: ClassVar[list[Callable[[], ExecutionEnvironment]]] = []
+
     def __init__(self, scope: Scope) -> None:
         self._scope = scope
 {NONES}{GROUP_FIELDS}
     @staticmethod
-    def create(env: ExecutionEnvironment) -> Ops:
-        \"\"\"Creates an API for building operations in ``env`` (a ``Graph``).
+    def create(env: ExecutionEnvironment = _DEFAULT_ENVIRONMENT) -> Ops:
+        \"\"\"Creates an API for building operations in ``env``: a ``Graph``, or an
+        ``EagerSession`` whose ops run when created; with no ``env``, the default eager session
+        (``EagerSession.getDefault()``), as TF Java's ``Ops.create()``.
 
         Args:
             env: the execution environment new operations are added to.
@@ -366,12 +382,16 @@ class Ops:
             a new ``Ops`` whose scope is the root scope of ``env``.
 
         Raises:
-            TypeError: ``env`` is not an execution environment (a ``Graph``).
+            TypeError: ``env`` is not an execution environment (a ``Graph`` or an
+                ``EagerSession``).
         \"\"\"
+        if env is _DEFAULT_ENVIRONMENT and Ops._defaultEnvironment:
+            env = Ops._defaultEnvironment[0]()
         if not isinstance(env, ExecutionEnvironment):
             raise DataTypeError(
                 f"Ops.create(env): {env!r} is not an execution environment; give the Graph to "
-                "build in: Ops.create(graph)"
+                "build in: Ops.create(graph), or nothing for the default eager session: "
+                "Ops.create()"
             )
         return Ops(Scope(env))
 
