@@ -282,6 +282,11 @@ def test_graphAndEagerOperandsDoNotMix(eager: EagerSession) -> None:
     assert [op.name() for op in g.operations()] == ["Const"]  # nothing left half-made
 
 
+def test_aSessionOfAnEagerSessionIsRefused(eager: EagerSession) -> None:
+    with pytest.raises(IllegalArgumentError, match=r"EagerSession runs its ops as they are created"):
+        Session(eager)
+
+
 def test_noGradientsInEagerModeAsInTfJava(eager: EagerSession) -> None:
     """TF Java's EagerSession has no gradient tape, and its Gradients op needs a Graph."""
     tf = Ops.create(eager)

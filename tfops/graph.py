@@ -10,6 +10,8 @@ from scope import NameRegistry, Scope
 from tfops.builder import OperationBuilder
 from tfops.dot import toDot
 from tfops.errors import DataTypeError, IllegalArgumentError, IllegalStateError
+# an upward call (pyproject.toml's layers): Graph.toGraphDef / importGraphDef are TF Java's
+# methods of Graph, written in the interop layer above it
 from tfops.interop.graphdef import exportGraphDef, importGraphDef
 from tfops.operation import Operation, userSite
 from tfops.output import Output
@@ -100,6 +102,11 @@ class Graph:
         self._baseScope = Scope(self)
 
     # -- ExecutionEnvironment -------------------------------------------------------------
+    def isEager(self) -> bool:
+        """Returns ``False``: a graph's ops run in a :class:`~tfops.Session` (TF Java's
+        ``ExecutionEnvironment.isEager``; an :class:`~tfops.EagerSession` says ``True``)."""
+        return False
+
     def opBuilder(self, type: str, name: str, scope: Scope | None = None) -> OperationBuilder:
         """Returns a builder for an op of ``type`` named exactly ``name``.
 

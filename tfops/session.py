@@ -91,6 +91,11 @@ class Session:
                 f"Session(graph): {graph!r} is not a tfops Graph; build the ops in a Graph and "
                 "give it: Session(graph)"
             )
+        if graph.isEager():
+            raise IllegalArgumentError(
+                "Session(graph): an EagerSession runs its ops as they are created and needs no "
+                "Session; read a value with x.asTensor(), or build the ops in a Graph for a Session"
+            )
         graph._checkOpen()
         config = SessionConfig(
             checkNumerics=bool(checkNumerics),

@@ -279,6 +279,8 @@ are in the [op reference](ops.md).
 
 ::: tfops.Session
 
+::: tfops.EagerSession
+
 ::: tfops.Runner
 
 ::: tfops.Result
