@@ -16,7 +16,7 @@ with the ops made only for it, so the gradient graph holds no dead branches.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, cast
 
 from scope import Scope
 from tfops.errors import DataTypeError, IllegalArgumentError, InternalError, NoGradientError
@@ -82,6 +82,11 @@ def _between(ys: Sequence[Output[TType]], xs: Sequence[Output[TType]]) -> list[O
     return sorted(found, key=lambda o: o._id, reverse=True)
 
 
+def _erased(out: Output[TFloating]) -> Output[TType]:
+    """``out`` where an output of any data type is expected (``Output`` is invariant in it)."""
+    return cast("Output[TType]", out)
+
+
 def _sum(tf: Ops, grads: list[Output[TFloating]]) -> Output[TFloating]:
     if len(grads) == 1:
         return grads[0]
@@ -134,7 +139,7 @@ def addGradients(
         for out in x:
             if out in grads and _differentiable(out):
                 grads[out] = [_sum(tf, grads[out])]
-                result.append(grads[out][0])
+                result.append(_erased(grads[out][0]))
             elif unconnected == "zero":
                 result.append(tf.zerosLike(out).asOutput())
             else:
@@ -216,7 +221,7 @@ def _backward(
                 op, f"gradient rule returned {len(inGrads)} value(s) for "
                 f"{len(op._inputs)} input(s)"
             )
-        kept: list[Output[TFloating]] = []
+        kept: list[Output[TType]] = []
         dropped = False
         for k, (inp, g) in enumerate(zip(op._inputs, inGrads, strict=True)):
             if g is None:
@@ -224,7 +229,7 @@ def _backward(
             if k not in needed:
                 dropped = True
                 continue
-            out = g.asOutput()
+            out = cast("Output[TFloating]", g.asOutput())  # a rule's gradients are floats
             if op._opdef.elementwise:
                 out = _toInputShape(opTf, op, out, inp)
             if not out.shape().isCompatibleWith(inp.shape()):
@@ -233,6 +238,6 @@ def _backward(
                     f"expected {inp.shape()}"
                 )
             grads.setdefault(inp, []).append(out)
-            kept.append(out)
+            kept.append(_erased(out))
         if dropped and graph.size() > mark:
             graph._removeUnused(mark, kept)

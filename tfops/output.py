@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Output", "Operand", "PrimitiveOp"]
 
-T_co = TypeVar("T_co", bound=TType, covariant=True)
+T_co = TypeVar("T_co", bound=TType)
 
 
 @frozen(repr=False, eq=False)

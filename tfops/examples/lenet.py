@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 from attrs import evolve, frozen
@@ -30,7 +30,7 @@ from tfops import Graph, Ops, Session, Shape
 from tfops.backend import Backend
 from tfops.examples import addBackendOption
 from tfops.op.core import NoOp, Placeholder, Variable
-from tfops.output import Operand, Output
+from tfops.output import Operand
 from tfops.types import TFloat32, TInt32, TUint8
 
 Array = np.ndarray[Any, Any]
@@ -103,15 +103,16 @@ def adam(tf: Ops, params: Sequence[Variable[TFloat32]], loss: F32, lr: float = 0
     beta1Power = tf.variable(tf.constant(b1))
     beta2Power = tf.variable(tf.constant(b2))
     updates = []
-    for var, grad in zip(params, grads, strict=True):
-        assert grad is not None
+    for var, grad in zip(params, grads, strict=True):  # each parameter reaches the loss
         dims = var.asOutput().shape().asArray()
         assert dims is not None
-        m = tf.variable(tf.constant(np.zeros(dims, np.float32)))
-        v = tf.variable(tf.constant(np.zeros(dims, np.float32)))
+        # (the arrays are named first: mypy misreads a dtype given inside the argument)
+        zerosM, zerosV = np.zeros(dims, np.float32), np.zeros(dims, np.float32)
+        m = tf.variable(tf.constant(zerosM))
+        v = tf.variable(tf.constant(zerosV))
         updates.append(tf.train.applyAdam(var, m, v, beta1Power, beta2Power, np.float32(lr), b1,
                                           b2, np.float32(epsilon),
-                                          cast("Output[TFloat32]", grad)))
+                                          grad))
     after = tf.withControlDependencies(updates)
     return tf.withControlDependencies([
         after.assign(beta1Power, tf.math.mul(beta1Power, b1)),

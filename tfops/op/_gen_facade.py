@@ -7,14 +7,20 @@ import ast
 from tfops.composite import Endpoint
 from tfops.op._gen_classes import IMPORTS, _Op
 from tfops.op._gen_composite import endpointImports, endpointMethod
-from tfops.op._gen_constant import _CREATE_TYPES, _OVERLAP, _OVERLAPPING, _VALUE_TYPES, _overloads
+from tfops.op._gen_constant import (
+    _CREATE_TYPES,
+    _OVERLAP,
+    _OVERLAPPING,
+    _VALUE_TYPES,
+    ANY_CONSTANT,
+    _overloads,
+)
 from tfops.op._gen_handwritten import CALLABLE_GROUP, STRIDED_SLICE_FACADE
 from tfops.op._gen_text import HEADER, _all, _def, _params, _wrap
 
 # Facade methods written by hand (below) instead of from the op's create: Java's
 # ``Ops.variable(init)`` creates a variable from its initial value.
 HANDWRITTEN_FACADE = frozenset({"variable"})
-
 
 
 def _variableFacade() -> str:
@@ -45,8 +51,8 @@ def _variableFacade() -> str:
         + "\n".join(out)
         + '''
     def variable(
-        self, init: Operand[TType] | TensorValue | _shape.Shape, dtype: type[TType] | None = None
-    ) -> Variable[TType]:
+        self, init: Operand[T] | TensorValue | _shape.Shape, dtype: type[T] | None = None
+    ) -> Variable[T]:
         """Creates a variable initialized to ``init`` (Java's ``Ops.variable(init)``), or of a
         shape and data type, without an initializer (Java's ``Ops.variable(shape, dtype)``).
 
@@ -96,14 +102,15 @@ _EXTRA_FACADE = '''
 
     def gradients(
         self,
-        y: Operand[TType] | Sequence[Operand[TType]],
-        x: Sequence[Operand[TType]],
+        y: Operand[T2] | Sequence[Operand[T2]],
+        x: Sequence[Operand[T]],
         *options: Gradients.Options,
-    ) -> Gradients:
+    ) -> Gradients[T]:
         """Adds operations to compute the partial derivatives of sum of ``y`` w.r.t. ``x``.
 
-        ``dy(i)`` is ``None`` for an ``x`` that no ``y`` depends on (unless the option
-        ``Gradients.unconnectedGradients("zero")`` is given), so narrow it before use.
+        ``dy(i)`` has ``x[i]``'s data type; it is ``None`` for an ``x`` that no ``y`` depends
+        on (unless the option ``Gradients.unconnectedGradients("zero")`` is given), which
+        its type leaves out (``dy()`` lists them typed with ``None``).
 
         Args:
             y: output(s) of the function to derive.
@@ -157,8 +164,8 @@ def _facadeMethod(op: _Op, name: str | None = None) -> str:
             + "\n"
             + _def(
                 op.facade,
-                "self, value: TensorValue | _shape.Shape, dtype: type[TType] | None = None",
-                "Constant[TType]",
+                "self, value: TensorValue | _shape.Shape, dtype: type[T] | None = None",
+                f"Constant[T] | {ANY_CONSTANT}",
                 "    ",
             )
         )
