@@ -83,7 +83,7 @@ def mixedOperators(x: Output[TFloat32], y: Output[TFloat64], e: Exp[TFloat64]) -
     x - e  # type: ignore[operator]  # pyright: ignore[reportOperatorIssue, reportUnusedExpression]
     e * x  # type: ignore[operator]  # pyright: ignore[reportOperatorIssue, reportUnusedExpression]
     x / y  # type: ignore[operator]  # pyright: ignore[reportOperatorIssue, reportUnusedExpression]
-    less = x < y  # type: ignore[operator]  # pyright: ignore[reportOperatorIssue]
+    less = x < y  # type: ignore[operator]  # pyright: ignore[reportOperatorIssue, reportUnknownVariableType]
     x @ y  # type: ignore[operator]  # pyright: ignore[reportOperatorIssue, reportUnusedExpression]
     del less
 
