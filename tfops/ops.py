@@ -234,7 +234,7 @@ from tfops.op.train import (
     ApplyRMSProp,
 )
 from tfops.operation import Operation
-from tfops.output import Operand
+from tfops.output import AnyOperand, Operand
 from tfops.types import (
     TBool,
     TensorValue,
@@ -5262,15 +5262,32 @@ class Ops:
         """
         return initOp(self._scope)
 
+    @overload
     def gradients(
         self,
         y: Operand[T2] | Sequence[Operand[T2]],
         x: Sequence[Operand[T]],
         *options: Gradients.Options,
-    ) -> Gradients[T]:
+    ) -> Gradients[T]: ...
+
+    @overload
+    def gradients(
+        self,
+        y: AnyOperand | Sequence[AnyOperand],
+        x: Sequence[AnyOperand],
+        *options: Gradients.Options,
+    ) -> Gradients[TType]: ...
+
+    def gradients(
+        self,
+        y: Operand[T2] | Sequence[Operand[T2]] | AnyOperand | Sequence[AnyOperand],
+        x: Sequence[Operand[T]] | Sequence[AnyOperand],
+        *options: Gradients.Options,
+    ) -> Gradients[T] | Gradients[TType]:
         """Adds operations to compute the partial derivatives of sum of ``y`` w.r.t. ``x``.
 
-        ``dy(i)`` has ``x[i]``'s data type; it is ``None`` for an ``x`` that no ``y`` depends
+        ``dy(i)`` has ``x[i]``'s data type (a ``Gradients[T]`` for ``x`` of one type ``T``,
+        a ``Gradients[TType]`` for several); it is ``None`` for an ``x`` that no ``y`` depends
         on (unless the option ``Gradients.unconnectedGradients("zero")`` is given), which
         its type leaves out (``dy()`` lists them typed with ``None``).
 
@@ -5282,7 +5299,8 @@ class Ops:
         Returns:
             a new instance of Gradients.
         """
-        return Gradients.create(self._scope, y, x, *options)
+        ys = cast("AnyOperand | Sequence[AnyOperand]", y)  # (one overload for both cases)
+        return Gradients.create(self._scope, ys, cast("Sequence[AnyOperand]", x), *options)
 
 
 if not TYPE_CHECKING:

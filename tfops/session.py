@@ -29,14 +29,14 @@ from tfops.errors import (
 from tfops.graph import Graph
 from tfops.op._build import toTensor
 from tfops.operation import Operation, userSite
-from tfops.output import Operand, Output
+from tfops.output import AnyOperand, Operand, Output
 from tfops.types import TType
 
 __all__ = ["Session", "Runner", "Result"]
 
 Array: TypeAlias = "np.ndarray[Any, Any]"
 _T = TypeVar("_T", bound=TType)
-FetchKey: TypeAlias = "Operand[_T] | str"
+FetchKey: TypeAlias = "Operand[_T] | AnyOperand | str"
 """An operand (of any data type: ``FetchKey[_T]``), or an output's name."""
 
 

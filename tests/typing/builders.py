@@ -46,7 +46,7 @@ from tfops.op.math import (
 )
 from tfops.op.nn import Softmax
 from tfops.ops import MathOps
-from tfops.output import Operand, Output
+from tfops.output import AnyOperand, Operand, Output
 from tfops.types import (
     TBool,
     TFloat16,
@@ -56,6 +56,7 @@ from tfops.types import (
     TInt32,
     TInt64,
     TNumber,
+    TType,
     TUint8,
 )
 
@@ -184,6 +185,12 @@ def gradients(g: Graph) -> None:
     assert_type(dw, Output[TFloat32])
     w = tf.variable(np.zeros(3))
     assert_type(tf.gradients(tf.sum(w, 0), [w]).dy(0), Output[TFloat64])
+    both = tf.gradients([tf.sum(w, 0), tf.sum(x, 0)], [w, x])  # x of several data types
+    assert_type(both, Gradients[TType])
+    feeds: dict[AnyOperand, np.ndarray[Any, Any]] = {x: np.ones(3), w: np.zeros(3)}
+    runner = Session(g).runner()
+    for operand, array in feeds.items():
+        runner.feed(operand, array)
     with Session(g) as session:
         value = session.runner().feed(x, np.ones(3)).fetch(dx).run()[0]
         assert_type(value, np.ndarray[Any, Any])

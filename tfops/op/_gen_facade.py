@@ -100,15 +100,32 @@ _EXTRA_FACADE = '''
         """
         return initOp(self._scope)
 
+    @overload
     def gradients(
         self,
         y: Operand[T2] | Sequence[Operand[T2]],
         x: Sequence[Operand[T]],
         *options: Gradients.Options,
-    ) -> Gradients[T]:
+    ) -> Gradients[T]: ...
+
+    @overload
+    def gradients(
+        self,
+        y: AnyOperand | Sequence[AnyOperand],
+        x: Sequence[AnyOperand],
+        *options: Gradients.Options,
+    ) -> Gradients[TType]: ...
+
+    def gradients(
+        self,
+        y: Operand[T2] | Sequence[Operand[T2]] | AnyOperand | Sequence[AnyOperand],
+        x: Sequence[Operand[T]] | Sequence[AnyOperand],
+        *options: Gradients.Options,
+    ) -> Gradients[T] | Gradients[TType]:
         """Adds operations to compute the partial derivatives of sum of ``y`` w.r.t. ``x``.
 
-        ``dy(i)`` has ``x[i]``'s data type; it is ``None`` for an ``x`` that no ``y`` depends
+        ``dy(i)`` has ``x[i]``'s data type (a ``Gradients[T]`` for ``x`` of one type ``T``,
+        a ``Gradients[TType]`` for several); it is ``None`` for an ``x`` that no ``y`` depends
         on (unless the option ``Gradients.unconnectedGradients("zero")`` is given), which
         its type leaves out (``dy()`` lists them typed with ``None``).
 
@@ -120,7 +137,8 @@ _EXTRA_FACADE = '''
         Returns:
             a new instance of Gradients.
         """
-        return Gradients.create(self._scope, y, x, *options)
+        ys = cast("AnyOperand | Sequence[AnyOperand]", y)  # (one overload for both cases)
+        return Gradients.create(self._scope, ys, cast("Sequence[AnyOperand]", x), *options)
 '''
 
 
@@ -313,6 +331,7 @@ def renderFacade(byGroup: dict[str, list[_Op]], endpoints: list[Endpoint]) -> st
         + "from tfops._hints import missingMethod, teachKeywords\n"
         + "from typing import TYPE_CHECKING\n"
         + "from tfops.op._gradients_op import Gradients\n"
+        + "from tfops.output import AnyOperand\n"
         + "from tfops.op._variables import initOp, variableWithInit\n"
         + "from typing import Generic, TypeVar, cast\n"
         + "from tfops.composite.indices import Index, StridedSliceHelper\n"

@@ -12,7 +12,7 @@ from tfops.errors import IllegalArgumentError
 from tfops.gradients import addGradients
 from tfops.graph import Graph
 from tfops.op._typevars import T2, T, T_co
-from tfops.output import Operand, Output
+from tfops.output import AnyOperand, Operand, Output
 from tfops.types import TType
 
 __all__ = ["Gradients"]
@@ -66,14 +66,35 @@ class Gradients(Generic[T_co]):
     def __init__(self, dy: list[Output[T_co] | None]) -> None:
         self._dy = dy
 
+    @overload
     @staticmethod
     def create(
         scope: Scope,
         y: Operand[T2] | Sequence[Operand[T2]],
         x: Sequence[Operand[T]],
         *options: Gradients.Options,
-    ) -> Gradients[T]:
+    ) -> Gradients[T]: ...
+
+    @overload
+    @staticmethod
+    def create(
+        scope: Scope,
+        y: AnyOperand | Sequence[AnyOperand],
+        x: Sequence[AnyOperand],
+        *options: Gradients.Options,
+    ) -> Gradients[TType]: ...
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        y: Operand[T2] | Sequence[Operand[T2]] | AnyOperand | Sequence[AnyOperand],
+        x: Sequence[Operand[T]] | Sequence[AnyOperand],
+        *options: Gradients.Options,
+    ) -> Gradients[T] | Gradients[TType]:
         """Adds gradients computation ops to the graph according to scope.
+
+        The result is a ``Gradients[T]`` for ``x`` of one data type ``T``; for ``x`` of
+        several, a ``Gradients[TType]``.
 
         Args:
             scope: current graph scope.
