@@ -48,7 +48,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Operators", "installOperators"]
 
-T_co = TypeVar("T_co", bound=TType)
+T_co = TypeVar("T_co", bound=TType)  # invariant, despite the name: see tfops.op._typevars
 T = TypeVar("T", bound=TType)
 TN = TypeVar("TN", bound=TNumber)
 TF = TypeVar("TF", bound=TFloating)

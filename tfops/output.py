@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Output", "Operand", "PrimitiveOp"]
 
-T_co = TypeVar("T_co", bound=TType)
+T_co = TypeVar("T_co", bound=TType)  # invariant, despite the name: see tfops.op._typevars
 
 
 @frozen(repr=False, eq=False)

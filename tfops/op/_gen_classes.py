@@ -88,7 +88,7 @@ class _Op:
         self.mainAttr = main
         mainDef = d.attrDef(main) if main else None
         self.typeVar, self.bound = _family(mainDef.allowed) if mainDef else ("", "")
-        # the class's own parameter is covariant and distinct from create's type variable
+        # the class's own parameter (invariant) is distinct from create's type variable
         self.classVar = f"{self.typeVar}_co" if self.typeVar else ""
         self.inputVars = self._inputVars()
         self.options = [a for a in d.attrs if a.option]
