@@ -20,7 +20,22 @@ from tfops.composite.nn import Dropout
 from tfops.composite.shapes import Shapes
 from tfops.errors import DataTypeError
 from tfops.op._gradients_op import Gradients
-from tfops.op._typevars import T2, TF, TF2, TI, TI2, TN, T
+from tfops.op._typevars import (
+    T2,
+    TF,
+    TF2,
+    TI,
+    TI2,
+    TN,
+    NpBool,
+    NpFloat16,
+    NpFloat32,
+    NpFloat64,
+    NpInt32,
+    NpInt64,
+    NpUint8,
+    T,
+)
 from tfops.op._variables import initOp, variableWithInit
 from tfops.op.bitwise import BitwiseAnd, BitwiseOr, BitwiseXor
 from tfops.op.core import (
@@ -3931,37 +3946,37 @@ class Ops:
 
     @overload
     def constant(  # type: ignore[overload-overlap, unused-ignore]
-        self, value: NDArray[np.float64], dtype: None = None
+        self, value: NDArray[NpFloat64], dtype: None = None
     ) -> Constant[TFloat64]: ...
 
     @overload
     def constant(  # type: ignore[overload-overlap, unused-ignore]
-        self, value: NDArray[np.float32], dtype: None = None
+        self, value: NDArray[NpFloat32], dtype: None = None
     ) -> Constant[TFloat32]: ...
 
     @overload
     def constant(  # type: ignore[overload-overlap, unused-ignore]
-        self, value: NDArray[np.float16], dtype: None = None
+        self, value: NDArray[NpFloat16], dtype: None = None
     ) -> Constant[TFloat16]: ...
 
     @overload
     def constant(  # type: ignore[overload-overlap, unused-ignore]
-        self, value: NDArray[np.int64], dtype: None = None
+        self, value: NDArray[NpInt64], dtype: None = None
     ) -> Constant[TInt64]: ...
 
     @overload
     def constant(  # type: ignore[overload-overlap, unused-ignore]
-        self, value: NDArray[np.int32], dtype: None = None
+        self, value: NDArray[NpInt32], dtype: None = None
     ) -> Constant[TInt32]: ...
 
     @overload
     def constant(  # type: ignore[overload-overlap, unused-ignore]
-        self, value: NDArray[np.uint8], dtype: None = None
+        self, value: NDArray[NpUint8], dtype: None = None
     ) -> Constant[TUint8]: ...
 
     @overload
     def constant(  # type: ignore[overload-overlap, unused-ignore]
-        self, value: NDArray[np.bool_], dtype: None = None
+        self, value: NDArray[NpBool], dtype: None = None
     ) -> Constant[TBool]: ...
 
     @overload
@@ -5172,37 +5187,37 @@ class Ops:
 
     @overload
     def variable(  # type: ignore[overload-overlap, unused-ignore]
-        self, init: NDArray[np.float64]
+        self, init: NDArray[NpFloat64]
     ) -> Variable[TFloat64]: ...
 
     @overload
     def variable(  # type: ignore[overload-overlap, unused-ignore]
-        self, init: NDArray[np.float32]
+        self, init: NDArray[NpFloat32]
     ) -> Variable[TFloat32]: ...
 
     @overload
     def variable(  # type: ignore[overload-overlap, unused-ignore]
-        self, init: NDArray[np.float16]
+        self, init: NDArray[NpFloat16]
     ) -> Variable[TFloat16]: ...
 
     @overload
     def variable(  # type: ignore[overload-overlap, unused-ignore]
-        self, init: NDArray[np.int64]
+        self, init: NDArray[NpInt64]
     ) -> Variable[TInt64]: ...
 
     @overload
     def variable(  # type: ignore[overload-overlap, unused-ignore]
-        self, init: NDArray[np.int32]
+        self, init: NDArray[NpInt32]
     ) -> Variable[TInt32]: ...
 
     @overload
     def variable(  # type: ignore[overload-overlap, unused-ignore]
-        self, init: NDArray[np.uint8]
+        self, init: NDArray[NpUint8]
     ) -> Variable[TUint8]: ...
 
     @overload
     def variable(  # type: ignore[overload-overlap, unused-ignore]
-        self, init: NDArray[np.bool_]
+        self, init: NDArray[NpBool]
     ) -> Variable[TBool]: ...
 
     @overload

@@ -164,8 +164,9 @@ def facade(g: Graph) -> None:
     assert_type(tf.variable([1, 2]), Variable[TInt32])
     assert_type(tf.variable(np.zeros(3)), Variable[TFloat64])
     assert_type(tf.variable(tf.constant(np.zeros((2, 2)))), Variable[TFloat64])
-    ones = np.ones(3, np.float32)  # (mypy reads a dtype given inside the argument wrongly)
-    assert_type(tf.variable(ones), Variable[TFloat32])
+    assert_type(tf.variable(np.ones(3, np.float32)), Variable[TFloat32])
+    assert_type(tf.constant(np.zeros((2, 3), dtype=np.int32)), Constant[TInt32])
+    assert_type(tf.constant(np.zeros(3).astype(np.float16)), Constant[TFloat16])
     assert_type(tf.variable(np.arange(3)), Variable[TInt64])
 
 

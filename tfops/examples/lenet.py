@@ -106,10 +106,8 @@ def adam(tf: Ops, params: Sequence[Variable[TFloat32]], loss: F32, lr: float = 0
     for var, grad in zip(params, grads, strict=True):  # each parameter reaches the loss
         dims = var.asOutput().shape().asArray()
         assert dims is not None
-        # (the arrays are named first: mypy misreads a dtype given inside the argument)
-        zerosM, zerosV = np.zeros(dims, np.float32), np.zeros(dims, np.float32)
-        m = tf.variable(tf.constant(zerosM))
-        v = tf.variable(tf.constant(zerosV))
+        m = tf.variable(tf.constant(np.zeros(dims, np.float32)))
+        v = tf.variable(tf.constant(np.zeros(dims, np.float32)))
         updates.append(tf.train.applyAdam(var, m, v, beta1Power, beta2Power, np.float32(lr), b1,
                                           b2, np.float32(epsilon),
                                           grad))

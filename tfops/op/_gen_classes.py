@@ -22,7 +22,7 @@ IMPORTS = (
     "from tfops._operators import Operators\n"
     "from tfops.op._build import build\n"
     "from tfops.op._typevars import TF, TI, TN, T, TF2, TI2, TI3, TN2, T2, TF_co, TI_co, TN_co, "
-    "T_co\n"
+    "T_co, NpBool, NpFloat16, NpFloat32, NpFloat64, NpInt32, NpInt64, NpUint8\n"
     "from tfops.operation import Operation\n"
     "from tfops.output import Operand, Output, PrimitiveOp\n"
     f"from tfops.types import {', '.join(t.__name__ for t in ALL_TYPES)}, "

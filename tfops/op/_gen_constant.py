@@ -8,19 +8,19 @@ from collections.abc import Sequence
 
 from tfops.op._gen_text import _def
 
-# A numpy array keeps its dtype, as numpy's stubs know it (``np.zeros(3)`` is float64). float64
-# comes first: pyright gives an array whose dtype the stubs do not know (``np.array([1, 2])``)
-# the first overload that matches, mypy gives it ``Any``. mypy reads a numpy call written
-# inside the argument with an explicit dtype (``np.zeros(3, np.float32)``) in the context of
-# the first overload, so such an array is best assigned to a name first or given ``dtype``.
+# A numpy array keeps its dtype, as numpy's stubs know it (``np.zeros(3)`` is float64), through
+# a type variable bounded by each numpy type (``tfops/op/_typevars.py``), so that mypy reads a
+# numpy call written in the argument from the call. float64 comes first: pyright gives an
+# array whose dtype the stubs do not know (``np.array([1, 2])``) the first overload that
+# matches, mypy gives it ``Any``.
 _ARRAY_DTYPES: tuple[tuple[str, str], ...] = (
-    ("NDArray[np.float64]", "TFloat64"),
-    ("NDArray[np.float32]", "TFloat32"),
-    ("NDArray[np.float16]", "TFloat16"),
-    ("NDArray[np.int64]", "TInt64"),
-    ("NDArray[np.int32]", "TInt32"),
-    ("NDArray[np.uint8]", "TUint8"),
-    ("NDArray[np.bool_]", "TBool"),
+    ("NDArray[NpFloat64]", "TFloat64"),
+    ("NDArray[NpFloat32]", "TFloat32"),
+    ("NDArray[NpFloat16]", "TFloat16"),
+    ("NDArray[NpInt64]", "TInt64"),
+    ("NDArray[NpInt32]", "TInt32"),
+    ("NDArray[NpUint8]", "TUint8"),
+    ("NDArray[NpBool]", "TBool"),
 )
 
 

@@ -16,6 +16,8 @@ uses ``Operand<T>``.
 
 from typing import TypeVar
 
+import numpy as np
+
 from tfops.types import TFloating, TIntegral, TNumber, TType
 
 T = TypeVar("T", bound=TType)
@@ -33,6 +35,18 @@ TF_co = TypeVar("TF_co", bound=TFloating)
 TN_co = TypeVar("TN_co", bound=TNumber)
 TI_co = TypeVar("TI_co", bound=TIntegral)
 
+# numpy's scalar types, one type variable bounded by each: ``Constant.create`` is overloaded on
+# ``NDArray[NpFloat64]``... rather than ``NDArray[np.float64]`` so that mypy infers a numpy call
+# written inside the argument (``np.zeros(3, np.float32)``) from the call, not from the overload
+NpFloat16 = TypeVar("NpFloat16", bound=np.float16)
+NpFloat32 = TypeVar("NpFloat32", bound=np.float32)
+NpFloat64 = TypeVar("NpFloat64", bound=np.float64)
+NpInt32 = TypeVar("NpInt32", bound=np.int32)
+NpInt64 = TypeVar("NpInt64", bound=np.int64)
+NpUint8 = TypeVar("NpUint8", bound=np.uint8)
+NpBool = TypeVar("NpBool", bound=np.bool_)
+
 __all__ = [
     "T", "TF", "TN", "TI", "T2", "TF2", "TN2", "TI2", "TI3", "T_co", "TF_co", "TN_co", "TI_co",
+    "NpFloat16", "NpFloat32", "NpFloat64", "NpInt32", "NpInt64", "NpUint8", "NpBool",
 ]

@@ -32,7 +32,24 @@ from tfops._hints import optionsOnClassOnly
 from tfops._operators import Operators
 from tfops.op._build import build
 from tfops.op._gradients_op import Gradients
-from tfops.op._typevars import TF, TI, TI2, TN, T, T_co, TF_co, TI_co, TN_co
+from tfops.op._typevars import (
+    TF,
+    TI,
+    TI2,
+    TN,
+    NpBool,
+    NpFloat16,
+    NpFloat32,
+    NpFloat64,
+    NpInt32,
+    NpInt64,
+    NpUint8,
+    T,
+    T_co,
+    TF_co,
+    TI_co,
+    TN_co,
+)
 from tfops.operation import Operation
 from tfops.output import Operand, Output, PrimitiveOp
 from tfops.types import (
@@ -565,43 +582,43 @@ class Constant(PrimitiveOp, Operators[T_co], Generic[T_co]):
     @overload
     @staticmethod
     def create(  # type: ignore[overload-overlap, unused-ignore]
-        scope: Scope, value: NDArray[np.float64], dtype: None = None
+        scope: Scope, value: NDArray[NpFloat64], dtype: None = None
     ) -> Constant[TFloat64]: ...
 
     @overload
     @staticmethod
     def create(  # type: ignore[overload-overlap, unused-ignore]
-        scope: Scope, value: NDArray[np.float32], dtype: None = None
+        scope: Scope, value: NDArray[NpFloat32], dtype: None = None
     ) -> Constant[TFloat32]: ...
 
     @overload
     @staticmethod
     def create(  # type: ignore[overload-overlap, unused-ignore]
-        scope: Scope, value: NDArray[np.float16], dtype: None = None
+        scope: Scope, value: NDArray[NpFloat16], dtype: None = None
     ) -> Constant[TFloat16]: ...
 
     @overload
     @staticmethod
     def create(  # type: ignore[overload-overlap, unused-ignore]
-        scope: Scope, value: NDArray[np.int64], dtype: None = None
+        scope: Scope, value: NDArray[NpInt64], dtype: None = None
     ) -> Constant[TInt64]: ...
 
     @overload
     @staticmethod
     def create(  # type: ignore[overload-overlap, unused-ignore]
-        scope: Scope, value: NDArray[np.int32], dtype: None = None
+        scope: Scope, value: NDArray[NpInt32], dtype: None = None
     ) -> Constant[TInt32]: ...
 
     @overload
     @staticmethod
     def create(  # type: ignore[overload-overlap, unused-ignore]
-        scope: Scope, value: NDArray[np.uint8], dtype: None = None
+        scope: Scope, value: NDArray[NpUint8], dtype: None = None
     ) -> Constant[TUint8]: ...
 
     @overload
     @staticmethod
     def create(  # type: ignore[overload-overlap, unused-ignore]
-        scope: Scope, value: NDArray[np.bool_], dtype: None = None
+        scope: Scope, value: NDArray[NpBool], dtype: None = None
     ) -> Constant[TBool]: ...
 
     @overload
@@ -885,43 +902,43 @@ class Constant(PrimitiveOp, Operators[T_co], Generic[T_co]):
     @overload
     @staticmethod
     def tensorOf(  # type: ignore[overload-overlap, unused-ignore]
-        scope: Scope, values: NDArray[np.float64], dtype: None = None
+        scope: Scope, values: NDArray[NpFloat64], dtype: None = None
     ) -> Constant[TFloat64]: ...
 
     @overload
     @staticmethod
     def tensorOf(  # type: ignore[overload-overlap, unused-ignore]
-        scope: Scope, values: NDArray[np.float32], dtype: None = None
+        scope: Scope, values: NDArray[NpFloat32], dtype: None = None
     ) -> Constant[TFloat32]: ...
 
     @overload
     @staticmethod
     def tensorOf(  # type: ignore[overload-overlap, unused-ignore]
-        scope: Scope, values: NDArray[np.float16], dtype: None = None
+        scope: Scope, values: NDArray[NpFloat16], dtype: None = None
     ) -> Constant[TFloat16]: ...
 
     @overload
     @staticmethod
     def tensorOf(  # type: ignore[overload-overlap, unused-ignore]
-        scope: Scope, values: NDArray[np.int64], dtype: None = None
+        scope: Scope, values: NDArray[NpInt64], dtype: None = None
     ) -> Constant[TInt64]: ...
 
     @overload
     @staticmethod
     def tensorOf(  # type: ignore[overload-overlap, unused-ignore]
-        scope: Scope, values: NDArray[np.int32], dtype: None = None
+        scope: Scope, values: NDArray[NpInt32], dtype: None = None
     ) -> Constant[TInt32]: ...
 
     @overload
     @staticmethod
     def tensorOf(  # type: ignore[overload-overlap, unused-ignore]
-        scope: Scope, values: NDArray[np.uint8], dtype: None = None
+        scope: Scope, values: NDArray[NpUint8], dtype: None = None
     ) -> Constant[TUint8]: ...
 
     @overload
     @staticmethod
     def tensorOf(  # type: ignore[overload-overlap, unused-ignore]
-        scope: Scope, values: NDArray[np.bool_], dtype: None = None
+        scope: Scope, values: NDArray[NpBool], dtype: None = None
     ) -> Constant[TBool]: ...
 
     @overload

@@ -27,7 +27,16 @@ from scope import Scope
 from tfops._hints import optionsOnClassOnly
 from tfops._operators import Operators
 from tfops.op._build import build
-from tfops.op._typevars import TF, TI, TI2, TN, T, TF_co, TI_co, TN_co
+from tfops.op._typevars import (
+    TF,
+    TI,
+    TI2,
+    TN,
+    T,
+    TF_co,
+    TI_co,
+    TN_co,
+)
 from tfops.operation import Operation
 from tfops.output import Operand, Output, PrimitiveOp
 from tfops.types import (
