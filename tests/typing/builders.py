@@ -188,6 +188,9 @@ def gradients(g: Graph) -> None:
     assert_type(tf.gradients(tf.sum(w, 0), [w]).dy(0), Output[TFloat64])
     both = tf.gradients([tf.sum(w, 0), tf.sum(x, 0)], [w, x])  # x of several data types
     assert_type(both, Gradients[TType])
+    seeded = tf.gradients(x, [x], Gradients.dx([tf.constant([1.0, 0.0, 0.0])]))
+    assert_type(seeded, Gradients[TFloat32])
+    assert_type(g.addGradients(None, [x.asOutput()], [w.asOutput()]), list[Output[TFloat64] | None])
     feeds: dict[AnyOperand, np.ndarray[Any, Any]] = {x: np.ones(3), w: np.zeros(3)}
     runner = Session(g).runner()
     for operand, array in feeds.items():

@@ -128,7 +128,7 @@ class Gradients(Generic[T_co]):
             return Gradients(cast("list[Output[T] | None]", dy))  # each has its x's type
 
     @staticmethod
-    def dx(dx: Sequence[Operand[T]]) -> Gradients.Options:
+    def dx(dx: Sequence[Operand[T]] | Sequence[AnyOperand]) -> Gradients.Options:
         """Sets the initial gradients of ``y`` (one per ``y``; by default ones).
 
         Args:
