@@ -224,3 +224,19 @@ def test_publicSignaturesUseAnyOnlyForNumpyArrays() -> None:
     assert checked > 1000
     assert not offending, "Any in public signatures:\n" + "\n".join(offending)
 
+
+def test_divisionOfTwoDataTypesIsRefusedAtRunTimeAsByTheCheckers() -> None:
+    """``i32 / i64`` is a type error (tests/typing/errors.py) and, as in TF Python, an error
+    when the operator runs: integers are not cast to float64 before the data types match."""
+    from tfops import Graph, Ops
+    from tfops.errors import DataTypeError
+    from tfops.types import TFloat64, TInt64
+
+    g = Graph()
+    tf = Ops.create(g)
+    i32, i64 = tf.constant([1, 2]), tf.constant([1, 2], TInt64)
+    with pytest.raises(DataTypeError, match=r"same data type, got int32 != int64"):
+        i32 / i64  # type: ignore[operator]  # the checkers refuse it too
+    with pytest.raises(DataTypeError, match=r"got float32 != float64"):
+        tf.constant(1.0) / tf.constant(2.0, TFloat64)  # type: ignore[operator]
+    assert g.operation("Cast") is None, "nothing is left in the graph"

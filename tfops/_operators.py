@@ -118,7 +118,11 @@ class Operators(Generic[T_co]):
 
     @overload
     def __truediv__(
-        self: Operators[TInt32] | Operators[TInt64], other: Operand[TNumber] | int | Array
+        self: Operators[TInt32], other: Operand[TInt32] | int | Array
+    ) -> RealDiv[TFloat64]: ...
+    @overload
+    def __truediv__(
+        self: Operators[TInt64], other: Operand[TInt64] | int | Array
     ) -> RealDiv[TFloat64]: ...
     @overload
     def __truediv__(

@@ -235,6 +235,7 @@ def operators(x: Output[TFloat32], e: Exp[TFloat32], i: Output[TInt32], u: Outpu
     assert_type(e - x, Sub[TFloat32])
     assert_type(x / e, RealDiv[TFloat32])
     assert_type(i / 2, RealDiv[TFloat64])
+    assert_type(i / i, RealDiv[TFloat64])
     assert_type(u / u, RealDiv[TFloat32])
     assert_type(i // 2, FloorDiv[TInt32])
     assert_type(x % 2.0, FloorMod[TFloat32])

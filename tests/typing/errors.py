@@ -77,7 +77,10 @@ def mixedDataTypes(
     tf.math.add(x, tf.variable(np.zeros(3)))  # type: ignore[misc]  # pyright: ignore[reportArgumentType]
 
 
-def mixedOperators(x: Output[TFloat32], y: Output[TFloat64], e: Exp[TFloat64]) -> None:
+def mixedOperators(
+    x: Output[TFloat32], y: Output[TFloat64], e: Exp[TFloat64], i: Output[TInt32],
+    j: Output[TInt64],
+) -> None:
     """Operators are typed as ``create``: both operands of one data type."""
     x + y  # type: ignore[operator]  # pyright: ignore[reportOperatorIssue, reportUnusedExpression]
     x - e  # type: ignore[operator]  # pyright: ignore[reportOperatorIssue, reportUnusedExpression]
@@ -85,6 +88,7 @@ def mixedOperators(x: Output[TFloat32], y: Output[TFloat64], e: Exp[TFloat64]) -
     x / y  # type: ignore[operator]  # pyright: ignore[reportOperatorIssue, reportUnusedExpression]
     less = x < y  # type: ignore[operator]  # pyright: ignore[reportOperatorIssue, reportUnknownVariableType]
     x @ y  # type: ignore[operator]  # pyright: ignore[reportOperatorIssue, reportUnusedExpression]
+    i / j  # type: ignore[operator]  # pyright: ignore[reportOperatorIssue, reportUnusedExpression]
     del less
 
 
