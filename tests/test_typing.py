@@ -4,8 +4,10 @@
 The programs in tests/typing are checked, never run: ``builders.py`` holds ``assert_type``
 expectations for the main builders, ``errors.py`` lines that must stay type errors (each marked
 for mypy and for pyright, whose unused-ignore reports make the check fail when a line stops
-being an error). mypy runs with the project's ``[tool.mypy]`` settings, pyright with
-``[tool.pyright]`` (strict).
+being an error): two data types where an op needs one (in ``create``, the facade and the
+operators), a family-typed parameter given an exact type, a variable or gradient of the wrong
+type. mypy runs with the project's ``[tool.mypy]`` settings, pyright with ``[tool.pyright]``
+(strict). The README's code and docs/concepts/typing.md's are checked the same way.
 """
 
 from __future__ import annotations
