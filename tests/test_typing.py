@@ -4,14 +4,17 @@
 The programs in tests/typing are checked, never run: ``builders.py`` holds ``assert_type``
 expectations for the main builders, ``errors.py`` lines that must stay type errors (each marked
 for mypy and for pyright, whose unused-ignore reports make the check fail when a line stops
-being an error). mypy runs with the project's ``[tool.mypy]`` settings, pyright with
-``[tool.pyright]`` (strict).
+being an error): two data types where an op needs one (in ``create``, the facade and the
+operators), a family-typed parameter given an exact type, a variable or gradient of the wrong
+type. mypy runs with the project's ``[tool.mypy]`` settings, pyright with ``[tool.pyright]``
+(strict). The README's code and docs/concepts/typing.md's are checked the same way.
 """
 
 from __future__ import annotations
 
 import importlib
 import inspect
+import json
 import os
 import re
 import shutil
@@ -58,6 +61,37 @@ def test_typedProgramsPassPyrightStrict() -> None:
     assert code == 0, f"pyright on tests/typing:\n{output}"
 
 
+def _codeBlocks(tmp: Path) -> list[Path]:
+    """The Python blocks of the README and of the typing page, one file each."""
+    files = []
+    for page in (ROOT / "README.md", ROOT / "docs" / "concepts" / "typing.md"):
+        blocks = re.findall(r"```python\n(.*?)```", page.read_text(), re.S)
+        assert blocks, f"{page.name} has no Python block"
+        for n, block in enumerate(blocks, 1):
+            files.append(tmp / f"{page.stem.lower()}_{n}.py")
+            files[-1].write_text(block)
+    return files
+
+
+def test_readmeAndTypingPageCodePassMypyStrict(tmp_path: Path) -> None:
+    """The README's code and this page's type-check as written: no cast, every ignore needed."""
+    files = _codeBlocks(tmp_path)
+    code, output = _run([
+        sys.executable, "-m", "mypy", "--strict", "--warn-unused-ignores", "--no-error-summary",
+        "--follow-imports=silent", *map(str, files),
+    ], {**os.environ, "MYPYPATH": str(ROOT)})
+    assert code == 0, f"mypy on the README's and docs/concepts/typing.md's code:\n{output}"
+
+
+def test_readmeAndTypingPageCodePassPyrightStrict(tmp_path: Path) -> None:
+    _codeBlocks(tmp_path)
+    config = {"typeCheckingMode": "strict", "pythonVersion": "3.10", "extraPaths": [str(ROOT)],
+              "reportUnnecessaryTypeIgnoreComment": "error"}
+    (tmp_path / "pyrightconfig.json").write_text(json.dumps(config))
+    code, output = _run([_pyright(), "--project", str(tmp_path / "pyrightconfig.json")])
+    assert code == 0, f"pyright on the README's and docs/concepts/typing.md's code:\n{output}"
+
+
 def _ignoreComments(path: Path) -> list[tuple[int, str]]:
     """(line number, line) of each line with a comment that silences a checker."""
     with open(path) as source:
@@ -71,7 +105,7 @@ def _ignoreComments(path: Path) -> list[tuple[int, str]]:
 def test_everyExpectedErrorIsNamedForBothCheckers() -> None:
     """A line that must be an error names the error for mypy and for pyright."""
     expected = _ignoreComments(PROGRAMS / "errors.py")
-    assert len(expected) >= 20
+    assert len(expected) >= 40
     marks = re.compile(r"# type: ignore\[[a-z-]+\]  # pyright: ignore\[\w+(, \w+)*\]$")
     for n, line in expected:
         assert marks.search(line), (
@@ -192,3 +226,19 @@ def test_publicSignaturesUseAnyOnlyForNumpyArrays() -> None:
     assert checked > 1000
     assert not offending, "Any in public signatures:\n" + "\n".join(offending)
 
+
+def test_divisionOfTwoDataTypesIsRefusedAtRunTimeAsByTheCheckers() -> None:
+    """``i32 / i64`` is a type error (tests/typing/errors.py) and, as in TF Python, an error
+    when the operator runs: integers are not cast to float64 before the data types match."""
+    from tfops import Graph, Ops
+    from tfops.errors import DataTypeError
+    from tfops.types import TFloat64, TInt64
+
+    g = Graph()
+    tf = Ops.create(g)
+    i32, i64 = tf.constant([1, 2]), tf.constant([1, 2], TInt64)
+    with pytest.raises(DataTypeError, match=r"same data type, got int32 != int64"):
+        i32 / i64  # type: ignore[operator]  # the checkers refuse it too
+    with pytest.raises(DataTypeError, match=r"got float32 != float64"):
+        tf.constant(1.0) / tf.constant(2.0, TFloat64)  # type: ignore[operator]
+    assert g.operation("Cast") is None, "nothing is left in the graph"

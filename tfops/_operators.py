@@ -16,7 +16,7 @@ imported.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from types import EllipsisType
 from typing import TYPE_CHECKING, Any, Generic, NoReturn, TypeVar, overload
 
@@ -42,13 +42,13 @@ if TYPE_CHECKING:
         RealDiv,
         Sub,
     )
-    from tfops.output import Operand
+    from tfops.output import Operand, Output
 
     Array = np.ndarray[Any, Any]
 
 __all__ = ["Operators", "installOperators"]
 
-T_co = TypeVar("T_co", bound=TType, covariant=True)
+T_co = TypeVar("T_co", bound=TType)  # invariant, despite the name: see tfops.op._typevars
 T = TypeVar("T", bound=TType)
 TN = TypeVar("TN", bound=TNumber)
 TF = TypeVar("TF", bound=TFloating)
@@ -81,6 +81,12 @@ class Operators(Generic[T_co]):
 
     __slots__ = ()
 
+    if TYPE_CHECKING:  # every operand has it (``Output`` and the op classes define it)
+
+        def asOutput(self) -> Output[T_co]:
+            """Returns the symbolic handle of the tensor."""
+            ...
+
     # numpy defers to the reflected operators below (``np.ones(3) + x`` is ``x.__radd__``; type
     # checkers read it as numpy's own operator, so the reflected ones declare Python numbers)
     __array_ufunc__ = None
@@ -112,7 +118,11 @@ class Operators(Generic[T_co]):
 
     @overload
     def __truediv__(
-        self: Operators[TInt32] | Operators[TInt64], other: Operand[TNumber] | int | Array
+        self: Operators[TInt32], other: Operand[TInt32] | int | Array
+    ) -> RealDiv[TFloat64]: ...
+    @overload
+    def __truediv__(
+        self: Operators[TInt64], other: Operand[TInt64] | int | Array
     ) -> RealDiv[TFloat64]: ...
     @overload
     def __truediv__(
@@ -166,7 +176,7 @@ class Operators(Generic[T_co]):
         result: MatMul[TN] = _build("matmul", self, other)
         return result
 
-    def __rmatmul__(self: Operators[TN], other: Any) -> MatMul[TN]:
+    def __rmatmul__(self: Operators[TN], other: Sequence[Sequence[float]]) -> MatMul[TN]:
         result: MatMul[TN] = _build("matmul", other, self)
         return result
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any, final
+from typing import TYPE_CHECKING, Any, TypeVar, final
 
 import numpy as np
 
@@ -18,6 +18,8 @@ from tfops.types import TType, dataTypeOf
 if TYPE_CHECKING:
     from tfops.graph import Graph
     from tfops.output import Operand
+
+_T = TypeVar("_T", bound=TType)  # an operand of any data type (Operand is invariant in it)
 
 __all__ = ["OperationBuilder"]
 
@@ -107,13 +109,13 @@ class OperationBuilder:
                 raise builder._foreignInput(out)
         return builder
 
-    def addInput(self, input: Operand[TType]) -> OperationBuilder:
+    def addInput(self, input: Operand[_T]) -> OperationBuilder:
         """Adds the next data input."""
         self._inputs.append(self._asOutput(input))
         self._inputGroups.append(None)
         return self
 
-    def addInputList(self, inputs: Sequence[Operand[TType]]) -> OperationBuilder:
+    def addInputList(self, inputs: Sequence[Operand[_T]]) -> OperationBuilder:
         """Adds the next input, a list of tensors (e.g. ``AddN``'s ``inputs``)."""
         outs = [self._asOutput(i) for i in inputs]
         self._inputs.extend(outs)
@@ -220,7 +222,7 @@ class OperationBuilder:
     def _typeError(self, message: str) -> DataTypeError:
         return DataTypeError(f"{self._type} '{self._name}' (created at {self._site}): {message}")
 
-    def _asOutput(self, operand: Operand[TType]) -> Output[TType]:
+    def _asOutput(self, operand: object) -> Output[TType]:
         asOutput = getattr(operand, "asOutput", None)
         if asOutput is None:
             self._giveBackName()

@@ -19,7 +19,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator, Sequence
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from scope import Scope
 from scope._names import CountingNameRegistry
@@ -36,6 +36,9 @@ from tfops.output import Output
 from tfops.shape import Shape
 from tfops.spec.core import CONST
 from tfops.types import TType
+
+_TX = TypeVar("_TX", bound=TType)
+_TY = TypeVar("_TY", bound=TType)
 
 if TYPE_CHECKING:
     from tfops.builder import OperationBuilder
@@ -228,10 +231,10 @@ class EagerSession(Graph):
     def addGradients(
         self,
         prefix: str | None,
-        y: Sequence[Output[TType]],
-        x: Sequence[Output[TType]],
-        dx: Sequence[Output[TType]] | None = None,
-    ) -> list[Output[TType] | None]:
+        y: Sequence[Output[_TY]],
+        x: Sequence[Output[_TX]],
+        dx: Sequence[Output[_TY]] | None = None,
+    ) -> list[Output[_TX] | None]:
         """Raises ``IllegalStateError``: gradients need a graph (as in TF Java)."""
         raise IllegalStateError(
             "Gradients can be computed only in a graph execution environment: an EagerSession "

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterator
+from typing import TypeVar, cast
 
 from attrs import frozen
 
@@ -30,6 +31,10 @@ from tfops.operation import Operation
 from tfops.output import Operand, Output
 from tfops.spec.grad import lookupGradient
 from tfops.types import TType
+
+# the data types of y and x (Operand is invariant in its type)
+_TY = TypeVar("_TY", bound=TType)
+_TX = TypeVar("_TX", bound=TType)
 
 __all__ = [
     "BlockReason",
@@ -352,7 +357,7 @@ def _dryRun(
 
 
 def explainGradient(
-    y: Operand[TType], x: Operand[TType], *, maxPaths: int = 20
+    y: Operand[_TY], x: Operand[_TX], *, maxPaths: int = 20
 ) -> GradientReport:
     """Explains why ``x`` gets (or does not get) a gradient from ``y``.
 
@@ -386,7 +391,8 @@ def explainGradient(
         >>> report.flows, report.numPaths, report.numOpenPaths, report.blockers[0].op.name()
         (True, 2, 1, 'frozen')
     """
-    yOut, xOut = y.asOutput(), x.asOutput()
+    # as outputs of some data type (Output is invariant in it)
+    yOut, xOut = cast("Output[TType]", y.asOutput()), cast("Output[TType]", x.asOutput())
     graph = yOut.op().graph()
     if xOut.op().graph() is not graph:
         raise IllegalArgumentError(

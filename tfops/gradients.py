@@ -16,7 +16,7 @@ with the ops made only for it, so the gradient graph holds no dead branches.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, TypeVar, cast
 
 from scope import Scope
 from tfops.errors import DataTypeError, IllegalArgumentError, InternalError, NoGradientError
@@ -82,6 +82,15 @@ def _between(ys: Sequence[Output[TType]], xs: Sequence[Output[TType]]) -> list[O
     return sorted(found, key=lambda o: o._id, reverse=True)
 
 
+_TY = TypeVar("_TY", bound=TType)
+_TX = TypeVar("_TX", bound=TType)
+
+
+def _erased(out: Output[TFloating]) -> Output[TType]:
+    """``out`` where an output of any data type is expected (``Output`` is invariant in it)."""
+    return cast("Output[TType]", out)
+
+
 def _sum(tf: Ops, grads: list[Output[TFloating]]) -> Output[TFloating]:
     if len(grads) == 1:
         return grads[0]
@@ -98,12 +107,29 @@ def _opScope(base: Scope, op: Operation) -> Scope:
 def addGradients(
     graph: Graph,
     prefix: str | None,
+    y: Sequence[Output[_TY]],
+    x: Sequence[Output[_TX]],
+    dx: Sequence[Output[_TY]] | None = None,
+    unconnected: Literal["none", "zero"] = "none",
+) -> list[Output[_TX] | None]:
+    """Adds the ops computing ``d(sum(y))/dx`` for each ``x``; see :meth:`Graph.addGradients`.
+
+    Each gradient has its ``x``'s data type."""
+    # the walk holds outputs of any data type (Output is invariant in it)
+    grads = _addGradients(
+        graph, prefix, cast("Sequence[Output[TType]]", y), cast("Sequence[Output[TType]]", x),
+        cast("Sequence[Output[TType]] | None", dx), unconnected)
+    return cast("list[Output[_TX] | None]", grads)
+
+
+def _addGradients(
+    graph: Graph,
+    prefix: str | None,
     y: Sequence[Output[TType]],
     x: Sequence[Output[TType]],
-    dx: Sequence[Output[TType]] | None = None,
-    unconnected: Literal["none", "zero"] = "none",
+    dx: Sequence[Output[TType]] | None,
+    unconnected: Literal["none", "zero"],
 ) -> list[Output[TType] | None]:
-    """Adds the ops computing ``d(sum(y))/dx`` for each ``x``; see :meth:`Graph.addGradients`."""
     with graph._transaction():
         for t in [*y, *x, *(dx or ())]:
             if t.op().graph() is not graph:
@@ -134,7 +160,7 @@ def addGradients(
         for out in x:
             if out in grads and _differentiable(out):
                 grads[out] = [_sum(tf, grads[out])]
-                result.append(grads[out][0])
+                result.append(_erased(grads[out][0]))
             elif unconnected == "zero":
                 result.append(tf.zerosLike(out).asOutput())
             else:
@@ -216,7 +242,7 @@ def _backward(
                 op, f"gradient rule returned {len(inGrads)} value(s) for "
                 f"{len(op._inputs)} input(s)"
             )
-        kept: list[Output[TFloating]] = []
+        kept: list[Output[TType]] = []
         dropped = False
         for k, (inp, g) in enumerate(zip(op._inputs, inGrads, strict=True)):
             if g is None:
@@ -224,7 +250,7 @@ def _backward(
             if k not in needed:
                 dropped = True
                 continue
-            out = g.asOutput()
+            out = cast("Output[TFloating]", g.asOutput())  # a rule's gradients are floats
             if op._opdef.elementwise:
                 out = _toInputShape(opTf, op, out, inp)
             if not out.shape().isCompatibleWith(inp.shape()):
@@ -233,6 +259,6 @@ def _backward(
                     f"expected {inp.shape()}"
                 )
             grads.setdefault(inp, []).append(out)
-            kept.append(out)
+            kept.append(_erased(out))
         if dropped and graph.size() > mark:
             graph._removeUnused(mark, kept)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator, Sequence
 from types import TracebackType
+from typing import TypeVar
 
 from scope import NameRegistry, Scope
 from tfops.builder import OperationBuilder
@@ -18,6 +19,10 @@ from tfops.output import Output
 from tfops.types import TType
 
 __all__ = ["Graph", "Operation", "userSite"]
+
+# the data types of the ys and of the xs (Output is invariant in its type)
+_TY = TypeVar("_TY", bound=TType)
+_TX = TypeVar("_TX", bound=TType)
 
 
 def _runsAlone(op: Operation) -> bool:
@@ -177,10 +182,10 @@ class Graph:
     def addGradients(
         self,
         prefix: str | None,
-        y: Sequence[Output[TType]],
-        x: Sequence[Output[TType]],
-        dx: Sequence[Output[TType]] | None = None,
-    ) -> list[Output[TType] | None]:
+        y: Sequence[Output[_TY]],
+        x: Sequence[Output[_TX]],
+        dx: Sequence[Output[_TY]] | None = None,
+    ) -> list[Output[_TX] | None]:
         """Adds ops computing the partial derivatives of ``sum(y)`` with respect to each ``x``.
 
         Gradient ops are named under ``prefix`` (``None``: ``gradients``, ``gradients_1``...).

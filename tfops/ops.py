@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, ClassVar, Generic, TypeVar, cast, final, overload
 
 import numpy as np
+from numpy.typing import NDArray
 
 from scope import ExecutionEnvironment, HasOp, Scope
 from tfops import shape as _shape
@@ -19,7 +20,22 @@ from tfops.composite.nn import Dropout
 from tfops.composite.shapes import Shapes
 from tfops.errors import DataTypeError
 from tfops.op._gradients_op import Gradients
-from tfops.op._typevars import TF, TI, TN, T
+from tfops.op._typevars import (
+    T2,
+    TF,
+    TF2,
+    TI,
+    TI2,
+    TN,
+    NpBool,
+    NpFloat16,
+    NpFloat32,
+    NpFloat64,
+    NpInt32,
+    NpInt64,
+    NpUint8,
+    T,
+)
 from tfops.op._variables import initOp, variableWithInit
 from tfops.op.bitwise import BitwiseAnd, BitwiseOr, BitwiseXor
 from tfops.op.core import (
@@ -243,18 +259,16 @@ from tfops.op.train import (
     ApplyRMSProp,
 )
 from tfops.operation import Operation
-from tfops.output import Operand
+from tfops.output import AnyOperand, Operand
 from tfops.types import (
     TBool,
     TensorValue,
     TFloat16,
     TFloat32,
     TFloat64,
-    TFloating,
     TInt32,
     TInt64,
     TIntegral,
-    TNumber,
     TType,
     TUint8,
 )
@@ -304,8 +318,8 @@ class MathOps:
     def unsortedSegmentSum(
         self,
         data: Operand[TN] | TensorValue,
-        segment_ids: Operand[TIntegral] | TensorValue,
-        num_segments: Operand[TIntegral] | TensorValue,
+        segment_ids: Operand[TI] | TensorValue,
+        num_segments: Operand[TI2] | TensorValue,
     ) -> UnsortedSegmentSum[TN]:
         """Computes the sum along segments of a tensor.
 
@@ -448,7 +462,7 @@ class MathOps:
         """
         return SquaredDifference.create(self._scope, x, y)
 
-    def equal(self, x: Operand[TType] | TensorValue, y: Operand[TType] | TensorValue) -> Equal:
+    def equal(self, x: Operand[T] | TensorValue, y: Operand[T] | TensorValue) -> Equal:
         """Returns the truth value of (x == y) element-wise.
 
         Args:
@@ -474,7 +488,7 @@ class MathOps:
     def mean(
         self,
         input: Operand[TN] | TensorValue,
-        axis: Operand[TIntegral] | TensorValue,
+        axis: Operand[TI] | TensorValue,
         *options: Mean.Options,
         keepDims: bool | None = None,
     ) -> Mean[TN]:
@@ -493,30 +507,30 @@ class MathOps:
 
     @overload
     def argMax(
-        self, input: Operand[TType] | TensorValue, dimension: Operand[TIntegral] | TensorValue
+        self, input: Operand[T] | TensorValue, dimension: Operand[TI2] | TensorValue
     ) -> ArgMax[TInt64]: ...
 
     @overload
     def argMax(
         self,
-        input: Operand[TType] | TensorValue,
-        dimension: Operand[TIntegral] | TensorValue,
+        input: Operand[T] | TensorValue,
+        dimension: Operand[TI2] | TensorValue,
         *options: ArgMax.Options[TI],
     ) -> ArgMax[TI]: ...
 
     @overload
     def argMax(
         self,
-        input: Operand[TType] | TensorValue,
-        dimension: Operand[TIntegral] | TensorValue,
+        input: Operand[T] | TensorValue,
+        dimension: Operand[TI2] | TensorValue,
         *,
         outputType: type[TI],
     ) -> ArgMax[TI]: ...
 
     def argMax(
         self,
-        input: Operand[TType] | TensorValue,
-        dimension: Operand[TIntegral] | TensorValue,
+        input: Operand[T] | TensorValue,
+        dimension: Operand[TI2] | TensorValue,
         *options: ArgMax.Options[TI],
         outputType: type[TI] | None = None,
     ) -> ArgMax[TI]:
@@ -537,30 +551,30 @@ class MathOps:
 
     @overload
     def argMin(
-        self, input: Operand[TType] | TensorValue, dimension: Operand[TIntegral] | TensorValue
+        self, input: Operand[T] | TensorValue, dimension: Operand[TI2] | TensorValue
     ) -> ArgMin[TInt64]: ...
 
     @overload
     def argMin(
         self,
-        input: Operand[TType] | TensorValue,
-        dimension: Operand[TIntegral] | TensorValue,
+        input: Operand[T] | TensorValue,
+        dimension: Operand[TI2] | TensorValue,
         *options: ArgMin.Options[TI],
     ) -> ArgMin[TI]: ...
 
     @overload
     def argMin(
         self,
-        input: Operand[TType] | TensorValue,
-        dimension: Operand[TIntegral] | TensorValue,
+        input: Operand[T] | TensorValue,
+        dimension: Operand[TI2] | TensorValue,
         *,
         outputType: type[TI],
     ) -> ArgMin[TI]: ...
 
     def argMin(
         self,
-        input: Operand[TType] | TensorValue,
-        dimension: Operand[TIntegral] | TensorValue,
+        input: Operand[T] | TensorValue,
+        dimension: Operand[TI2] | TensorValue,
         *options: ArgMin.Options[TI],
         outputType: type[TI] | None = None,
     ) -> ArgMin[TI]:
@@ -582,7 +596,7 @@ class MathOps:
     def cumsum(
         self,
         x: Operand[TN] | TensorValue,
-        axis: Operand[TIntegral] | TensorValue,
+        axis: Operand[TI] | TensorValue,
         *options: Cumsum.Options,
         exclusive: bool | None = None,
         reverse: bool | None = None,
@@ -688,8 +702,8 @@ class MathOps:
 
     def notEqual(
         self,
-        x: Operand[TType] | TensorValue,
-        y: Operand[TType] | TensorValue,
+        x: Operand[T] | TensorValue,
+        y: Operand[T] | TensorValue,
         *options: NotEqual.Options,
         incompatibleShapeError: bool | None = None,
     ) -> NotEqual:
@@ -709,7 +723,7 @@ class MathOps:
             self._scope, x, y, *options, incompatibleShapeError=incompatibleShapeError
         )
 
-    def less(self, x: Operand[TNumber] | TensorValue, y: Operand[TNumber] | TensorValue) -> Less:
+    def less(self, x: Operand[TN] | TensorValue, y: Operand[TN] | TensorValue) -> Less:
         """Returns the truth value of (x < y) element-wise.
 
         Args:
@@ -721,9 +735,7 @@ class MathOps:
         """
         return Less.create(self._scope, x, y)
 
-    def lessEqual(
-        self, x: Operand[TNumber] | TensorValue, y: Operand[TNumber] | TensorValue
-    ) -> LessEqual:
+    def lessEqual(self, x: Operand[TN] | TensorValue, y: Operand[TN] | TensorValue) -> LessEqual:
         """Returns the truth value of (x <= y) element-wise.
 
         Args:
@@ -735,9 +747,7 @@ class MathOps:
         """
         return LessEqual.create(self._scope, x, y)
 
-    def greater(
-        self, x: Operand[TNumber] | TensorValue, y: Operand[TNumber] | TensorValue
-    ) -> Greater:
+    def greater(self, x: Operand[TN] | TensorValue, y: Operand[TN] | TensorValue) -> Greater:
         """Returns the truth value of (x > y) element-wise.
 
         Args:
@@ -750,7 +760,7 @@ class MathOps:
         return Greater.create(self._scope, x, y)
 
     def greaterEqual(
-        self, x: Operand[TNumber] | TensorValue, y: Operand[TNumber] | TensorValue
+        self, x: Operand[TN] | TensorValue, y: Operand[TN] | TensorValue
     ) -> GreaterEqual:
         """Returns the truth value of (x >= y) element-wise.
 
@@ -1009,7 +1019,7 @@ class MathOps:
         return Rint.create(self._scope, x)
 
     def segmentSum(
-        self, data: Operand[TN] | TensorValue, segment_ids: Operand[TIntegral] | TensorValue
+        self, data: Operand[TN] | TensorValue, segment_ids: Operand[TI] | TensorValue
     ) -> SegmentSum[TN]:
         """Computes the sum along segments of a tensor.
 
@@ -1023,7 +1033,7 @@ class MathOps:
         return SegmentSum.create(self._scope, data, segment_ids)
 
     def segmentMean(
-        self, data: Operand[TN] | TensorValue, segment_ids: Operand[TIntegral] | TensorValue
+        self, data: Operand[TN] | TensorValue, segment_ids: Operand[TI] | TensorValue
     ) -> SegmentMean[TN]:
         """Computes the mean along segments of a tensor.
 
@@ -1037,7 +1047,7 @@ class MathOps:
         return SegmentMean.create(self._scope, data, segment_ids)
 
     def segmentMax(
-        self, data: Operand[TN] | TensorValue, segment_ids: Operand[TIntegral] | TensorValue
+        self, data: Operand[TN] | TensorValue, segment_ids: Operand[TI] | TensorValue
     ) -> SegmentMax[TN]:
         """Computes the maximum along segments of a tensor.
 
@@ -1051,7 +1061,7 @@ class MathOps:
         return SegmentMax.create(self._scope, data, segment_ids)
 
     def segmentMin(
-        self, data: Operand[TN] | TensorValue, segment_ids: Operand[TIntegral] | TensorValue
+        self, data: Operand[TN] | TensorValue, segment_ids: Operand[TI] | TensorValue
     ) -> SegmentMin[TN]:
         """Computes the minimum along segments of a tensor.
 
@@ -1065,7 +1075,7 @@ class MathOps:
         return SegmentMin.create(self._scope, data, segment_ids)
 
     def segmentProd(
-        self, data: Operand[TN] | TensorValue, segment_ids: Operand[TIntegral] | TensorValue
+        self, data: Operand[TN] | TensorValue, segment_ids: Operand[TI] | TensorValue
     ) -> SegmentProd[TN]:
         """Computes the product along segments of a tensor.
 
@@ -1081,8 +1091,8 @@ class MathOps:
     def unsortedSegmentMax(
         self,
         data: Operand[TN] | TensorValue,
-        segment_ids: Operand[TIntegral] | TensorValue,
-        num_segments: Operand[TIntegral] | TensorValue,
+        segment_ids: Operand[TI] | TensorValue,
+        num_segments: Operand[TI2] | TensorValue,
     ) -> UnsortedSegmentMax[TN]:
         """Computes the maximum along segments of a tensor.
 
@@ -1099,8 +1109,8 @@ class MathOps:
     def unsortedSegmentMin(
         self,
         data: Operand[TN] | TensorValue,
-        segment_ids: Operand[TIntegral] | TensorValue,
-        num_segments: Operand[TIntegral] | TensorValue,
+        segment_ids: Operand[TI] | TensorValue,
+        num_segments: Operand[TI2] | TensorValue,
     ) -> UnsortedSegmentMin[TN]:
         """Computes the minimum along segments of a tensor.
 
@@ -1117,8 +1127,8 @@ class MathOps:
     def unsortedSegmentProd(
         self,
         data: Operand[TN] | TensorValue,
-        segment_ids: Operand[TIntegral] | TensorValue,
-        num_segments: Operand[TIntegral] | TensorValue,
+        segment_ids: Operand[TI] | TensorValue,
+        num_segments: Operand[TI2] | TensorValue,
     ) -> UnsortedSegmentProd[TN]:
         """Computes the product along segments of a tensor.
 
@@ -1135,7 +1145,7 @@ class MathOps:
     def cumprod(
         self,
         x: Operand[TN] | TensorValue,
-        axis: Operand[TIntegral] | TensorValue,
+        axis: Operand[TI] | TensorValue,
         *options: Cumprod.Options,
         exclusive: bool | None = None,
         reverse: bool | None = None,
@@ -1155,7 +1165,7 @@ class MathOps:
         """
         return Cumprod.create(self._scope, x, axis, *options, exclusive=exclusive, reverse=reverse)
 
-    def isInf(self, x: Operand[TFloating] | TensorValue) -> IsInf:
+    def isInf(self, x: Operand[TF] | TensorValue) -> IsInf:
         """Returns which elements of x are Inf.
 
         Args:
@@ -1359,7 +1369,7 @@ class MathOps:
         """
         return Softplus.create(self._scope, features)
 
-    def isFinite(self, x: Operand[TFloating] | TensorValue) -> IsFinite:
+    def isFinite(self, x: Operand[TF] | TensorValue) -> IsFinite:
         """Returns which elements of x are finite.
 
         Args:
@@ -1370,7 +1380,7 @@ class MathOps:
         """
         return IsFinite.create(self._scope, x)
 
-    def isNan(self, x: Operand[TFloating] | TensorValue) -> IsNan:
+    def isNan(self, x: Operand[TF] | TensorValue) -> IsNan:
         """Returns which elements of x are NaN.
 
         Args:
@@ -1474,7 +1484,7 @@ class DtypesOps:
 
     def cast(
         self,
-        x: Operand[TType] | TensorValue,
+        x: Operand[T2] | TensorValue,
         DstT: type[T],
         *options: Cast.Options,
         Truncate: bool | None = None,
@@ -1512,7 +1522,7 @@ class LinalgOps:
             raise missingMethod(self, "linalg", name)
 
     def transpose(
-        self, x: Operand[T] | TensorValue, perm: Operand[TIntegral] | TensorValue
+        self, x: Operand[T] | TensorValue, perm: Operand[TI] | TensorValue
     ) -> Transpose[T]:
         """Permutes the dimensions of x according to perm.
 
@@ -1770,8 +1780,8 @@ class LinalgOps:
     def bandPart(
         self,
         input: Operand[T] | TensorValue,
-        num_lower: Operand[TIntegral] | TensorValue,
-        num_upper: Operand[TIntegral] | TensorValue,
+        num_lower: Operand[TI] | TensorValue,
+        num_upper: Operand[TI] | TensorValue,
     ) -> BandPart[T]:
         """Keeps a central band of each innermost matrix, with zeros outside it.
 
@@ -1788,7 +1798,7 @@ class LinalgOps:
     def euclideanNorm(
         self,
         input: Operand[TN] | TensorValue,
-        axis: Operand[TIntegral] | TensorValue,
+        axis: Operand[TI] | TensorValue,
         *options: EuclideanNorm.Options,
         keepDims: bool | None = None,
     ) -> EuclideanNorm[TN]:
@@ -2377,7 +2387,7 @@ class NnOps:
         return SoftmaxCrossEntropyWithLogits.create(self._scope, features, labels)
 
     def sparseSoftmaxCrossEntropyWithLogits(
-        self, features: Operand[TF] | TensorValue, labels: Operand[TIntegral] | TensorValue
+        self, features: Operand[TF] | TensorValue, labels: Operand[TI] | TensorValue
     ) -> SparseSoftmaxCrossEntropyWithLogits[TF]:
         """Computes softmax cross entropy cost and gradients to backpropagate.
 
@@ -2753,7 +2763,7 @@ class NnOps:
     def topK(
         self,
         input: Operand[TN] | TensorValue,
-        k: Operand[TIntegral] | TensorValue,
+        k: Operand[TI] | TensorValue,
         *options: TopK.Options,
         sorted: bool | None = None,
         indexType: type[TIntegral] | None = None,
@@ -2777,8 +2787,8 @@ class NnOps:
     def inTopK(
         self,
         predictions: Operand[TFloat32] | TensorValue,
-        targets: Operand[TIntegral] | TensorValue,
-        k: Operand[TIntegral] | TensorValue,
+        targets: Operand[TI] | TensorValue,
+        k: Operand[TI] | TensorValue,
     ) -> InTopK:
         """Says whether the targets are in the top `k` predictions.
 
@@ -2795,8 +2805,8 @@ class NnOps:
     def dropout(
         self,
         x: Operand[TF] | TensorValue,
-        rate: float | Operand[TFloating],
-        noiseShape: Sequence[int | None] | Operand[TIntegral] | None = None,
+        rate: float | Operand[TF2],
+        noiseShape: Sequence[int | None] | Operand[TI] | None = None,
         seed: int | None = None,
     ) -> Dropout[TF]:
         """Computes dropout: keeps each element with probability ``1 - rate``, scaled by
@@ -2843,7 +2853,7 @@ class RandomOps:
 
     def randomUniform(
         self,
-        shape: Operand[TIntegral] | TensorValue,
+        shape: Operand[TI] | TensorValue,
         dtype: type[TF],
         *options: RandomUniform.Options,
         seed: int | None = None,
@@ -2867,7 +2877,7 @@ class RandomOps:
 
     def randomStandardNormal(
         self,
-        shape: Operand[TIntegral] | TensorValue,
+        shape: Operand[TI] | TensorValue,
         dtype: type[TF],
         *options: RandomStandardNormal.Options,
         seed: int | None = None,
@@ -2893,7 +2903,7 @@ class RandomOps:
 
     def truncatedNormal(
         self,
-        shape: Operand[TIntegral] | TensorValue,
+        shape: Operand[TI] | TensorValue,
         dtype: type[TF],
         *options: TruncatedNormal.Options,
         seed: int | None = None,
@@ -2917,7 +2927,7 @@ class RandomOps:
 
     def randomUniformInt(
         self,
-        shape: Operand[TIntegral] | TensorValue,
+        shape: Operand[TI2] | TensorValue,
         minval: Operand[TI] | TensorValue,
         maxval: Operand[TI] | TensorValue,
         *options: RandomUniformInt.Options,
@@ -2967,7 +2977,7 @@ class RandomOps:
 
     def multinomial(
         self,
-        logits: Operand[TNumber] | TensorValue,
+        logits: Operand[TN] | TensorValue,
         num_samples: Operand[TInt32] | TensorValue,
         outputDtype: type[TI],
         *options: Multinomial.Options,
@@ -2995,30 +3005,26 @@ class RandomOps:
 
     @overload
     def statelessRandomUniform(
-        self, shape: Operand[TIntegral] | TensorValue, seed: Operand[TIntegral] | TensorValue
+        self, shape: Operand[TI] | TensorValue, seed: Operand[TI2] | TensorValue
     ) -> StatelessRandomUniform[TFloat32]: ...
 
     @overload
     def statelessRandomUniform(
         self,
-        shape: Operand[TIntegral] | TensorValue,
-        seed: Operand[TIntegral] | TensorValue,
+        shape: Operand[TI] | TensorValue,
+        seed: Operand[TI2] | TensorValue,
         *options: StatelessRandomUniform.Options[TF],
     ) -> StatelessRandomUniform[TF]: ...
 
     @overload
     def statelessRandomUniform(
-        self,
-        shape: Operand[TIntegral] | TensorValue,
-        seed: Operand[TIntegral] | TensorValue,
-        *,
-        dtype: type[TF],
+        self, shape: Operand[TI] | TensorValue, seed: Operand[TI2] | TensorValue, *, dtype: type[TF]
     ) -> StatelessRandomUniform[TF]: ...
 
     def statelessRandomUniform(
         self,
-        shape: Operand[TIntegral] | TensorValue,
-        seed: Operand[TIntegral] | TensorValue,
+        shape: Operand[TI] | TensorValue,
+        seed: Operand[TI2] | TensorValue,
         *options: StatelessRandomUniform.Options[TF],
         dtype: type[TF] | None = None,
     ) -> StatelessRandomUniform[TF]:
@@ -3039,30 +3045,26 @@ class RandomOps:
 
     @overload
     def statelessRandomNormal(
-        self, shape: Operand[TIntegral] | TensorValue, seed: Operand[TIntegral] | TensorValue
+        self, shape: Operand[TI] | TensorValue, seed: Operand[TI2] | TensorValue
     ) -> StatelessRandomNormal[TFloat32]: ...
 
     @overload
     def statelessRandomNormal(
         self,
-        shape: Operand[TIntegral] | TensorValue,
-        seed: Operand[TIntegral] | TensorValue,
+        shape: Operand[TI] | TensorValue,
+        seed: Operand[TI2] | TensorValue,
         *options: StatelessRandomNormal.Options[TF],
     ) -> StatelessRandomNormal[TF]: ...
 
     @overload
     def statelessRandomNormal(
-        self,
-        shape: Operand[TIntegral] | TensorValue,
-        seed: Operand[TIntegral] | TensorValue,
-        *,
-        dtype: type[TF],
+        self, shape: Operand[TI] | TensorValue, seed: Operand[TI2] | TensorValue, *, dtype: type[TF]
     ) -> StatelessRandomNormal[TF]: ...
 
     def statelessRandomNormal(
         self,
-        shape: Operand[TIntegral] | TensorValue,
-        seed: Operand[TIntegral] | TensorValue,
+        shape: Operand[TI] | TensorValue,
+        seed: Operand[TI2] | TensorValue,
         *options: StatelessRandomNormal.Options[TF],
         dtype: type[TF] | None = None,
     ) -> StatelessRandomNormal[TF]:
@@ -3083,30 +3085,26 @@ class RandomOps:
 
     @overload
     def statelessTruncatedNormal(
-        self, shape: Operand[TIntegral] | TensorValue, seed: Operand[TIntegral] | TensorValue
+        self, shape: Operand[TI] | TensorValue, seed: Operand[TI2] | TensorValue
     ) -> StatelessTruncatedNormal[TFloat32]: ...
 
     @overload
     def statelessTruncatedNormal(
         self,
-        shape: Operand[TIntegral] | TensorValue,
-        seed: Operand[TIntegral] | TensorValue,
+        shape: Operand[TI] | TensorValue,
+        seed: Operand[TI2] | TensorValue,
         *options: StatelessTruncatedNormal.Options[TF],
     ) -> StatelessTruncatedNormal[TF]: ...
 
     @overload
     def statelessTruncatedNormal(
-        self,
-        shape: Operand[TIntegral] | TensorValue,
-        seed: Operand[TIntegral] | TensorValue,
-        *,
-        dtype: type[TF],
+        self, shape: Operand[TI] | TensorValue, seed: Operand[TI2] | TensorValue, *, dtype: type[TF]
     ) -> StatelessTruncatedNormal[TF]: ...
 
     def statelessTruncatedNormal(
         self,
-        shape: Operand[TIntegral] | TensorValue,
-        seed: Operand[TIntegral] | TensorValue,
+        shape: Operand[TI] | TensorValue,
+        seed: Operand[TI2] | TensorValue,
         *options: StatelessTruncatedNormal.Options[TF],
         dtype: type[TF] | None = None,
     ) -> StatelessTruncatedNormal[TF]:
@@ -3790,19 +3788,19 @@ class ShapeOps:
             raise missingMethod(self, "shape", name)
 
     @overload
-    def __call__(self, input: Operand[TType] | TensorValue) -> Shape[TInt32]: ...
+    def __call__(self, input: Operand[T] | TensorValue) -> Shape[TInt32]: ...
 
     @overload
     def __call__(
-        self, input: Operand[TType] | TensorValue, *options: Shape.Options[TI]
+        self, input: Operand[T] | TensorValue, *options: Shape.Options[TI]
     ) -> Shape[TI]: ...
 
     @overload
-    def __call__(self, input: Operand[TType] | TensorValue, *, outType: type[TI]) -> Shape[TI]: ...
+    def __call__(self, input: Operand[T] | TensorValue, *, outType: type[TI]) -> Shape[TI]: ...
 
     def __call__(
         self,
-        input: Operand[TType] | TensorValue,
+        input: Operand[T] | TensorValue,
         *options: Shape.Options[TI],
         outType: type[TI] | None = None,
     ) -> Shape[TI]:
@@ -3830,9 +3828,7 @@ class ShapeOps:
     @overload
     def flatten(self, operand: Operand[T], type: type[TIntegral] | None = None) -> Operand[T]: ...
 
-    def flatten(
-        self, operand: Operand[TType], type: type[TIntegral] | None = None
-    ) -> Operand[TType]:
+    def flatten(self, operand: Operand[T], type: type[TIntegral] | None = None) -> Operand[T]:
         """Flattens a tensor to a vector, or gives a shape's flattened shape.
 
         Given a ``Shape`` op's result, the one-element vector ``[size]`` (the shape of the
@@ -3850,7 +3846,7 @@ class ShapeOps:
     def size(
         self,
         shape: Operand[TI],
-        dim: Operand[TIntegral] | int | None = None,
+        dim: Operand[TI2] | int | None = None,
         type: type[TI] | None = None,
     ) -> Operand[TI]:
         """The number of elements of a shape, or the size of one of its dimensions.
@@ -3869,7 +3865,7 @@ class ShapeOps:
         """
         return Shapes.size(self._scope, shape, dim, type)
 
-    def numDimensions(self, shape: Operand[TIntegral], type: type[TI] | None = None) -> Size[TI]:
+    def numDimensions(self, shape: Operand[TI2], type: type[TI] | None = None) -> Size[TI]:
         """The number of dimensions of a shape: its length.
 
         A scalar of ``type``, ``TInt32`` by default.
@@ -3884,10 +3880,7 @@ class ShapeOps:
         return Shapes.numDimensions(self._scope, shape, type)
 
     def reduceDims(
-        self,
-        operand: Operand[T],
-        axis: Operand[TIntegral] | int,
-        type: type[TIntegral] | None = None,
+        self, operand: Operand[T], axis: Operand[TI2] | int, type: type[TIntegral] | None = None
     ) -> Operand[T]:
         """Folds the dimensions from ``axis`` on into one.
 
@@ -3926,7 +3919,7 @@ class ShapeOps:
         """
         return Shapes.head(self._scope, shape)
 
-    def take(self, shape: Operand[TI], n: Operand[TIntegral] | int) -> Operand[TI]:
+    def take(self, shape: Operand[TI], n: Operand[TI2] | int) -> Operand[TI]:
         """The first ``n`` dimensions of a shape.
 
         Args:
@@ -3949,7 +3942,7 @@ class ShapeOps:
         """
         return Shapes.tail(self._scope, shape)
 
-    def takeLast(self, shape: Operand[TI], n: Operand[TIntegral] | int) -> Operand[TI]:
+    def takeLast(self, shape: Operand[TI], n: Operand[TI2] | int) -> Operand[TI]:
         """The last ``n`` dimensions of a shape.
 
         Args:
@@ -4227,9 +4220,7 @@ class Ops:
         """
         return Ops(self._scope.withInitScope())
 
-    def fill(
-        self, dims: Operand[TIntegral] | TensorValue, value: Operand[T] | TensorValue
-    ) -> Fill[T]:
+    def fill(self, dims: Operand[TI] | TensorValue, value: Operand[T] | TensorValue) -> Fill[T]:
         """Creates a tensor filled with a scalar value.
 
         Args:
@@ -4261,7 +4252,7 @@ class Ops:
 
     def oneHot(
         self,
-        indices: Operand[TIntegral] | TensorValue,
+        indices: Operand[TI] | TensorValue,
         depth: Operand[TInt32] | TensorValue,
         on_value: Operand[T] | TensorValue,
         off_value: Operand[T] | TensorValue,
@@ -4372,6 +4363,41 @@ class Ops:
     def constant(self, value: np.uint8, dtype: None = None) -> Constant[TUint8]: ...
 
     @overload
+    def constant(  # type: ignore[overload-overlap, unused-ignore]
+        self, value: NDArray[NpFloat64], dtype: None = None
+    ) -> Constant[TFloat64]: ...
+
+    @overload
+    def constant(  # type: ignore[overload-overlap, unused-ignore]
+        self, value: NDArray[NpFloat32], dtype: None = None
+    ) -> Constant[TFloat32]: ...
+
+    @overload
+    def constant(  # type: ignore[overload-overlap, unused-ignore]
+        self, value: NDArray[NpFloat16], dtype: None = None
+    ) -> Constant[TFloat16]: ...
+
+    @overload
+    def constant(  # type: ignore[overload-overlap, unused-ignore]
+        self, value: NDArray[NpInt64], dtype: None = None
+    ) -> Constant[TInt64]: ...
+
+    @overload
+    def constant(  # type: ignore[overload-overlap, unused-ignore]
+        self, value: NDArray[NpInt32], dtype: None = None
+    ) -> Constant[TInt32]: ...
+
+    @overload
+    def constant(  # type: ignore[overload-overlap, unused-ignore]
+        self, value: NDArray[NpUint8], dtype: None = None
+    ) -> Constant[TUint8]: ...
+
+    @overload
+    def constant(  # type: ignore[overload-overlap, unused-ignore]
+        self, value: NDArray[NpBool], dtype: None = None
+    ) -> Constant[TBool]: ...
+
+    @overload
     def constant(
         self, value: int | Sequence[int] | Sequence[Sequence[int]], dtype: None = None
     ) -> Constant[TInt32]: ...
@@ -4385,8 +4411,18 @@ class Ops:
     def constant(self, value: TensorValue, dtype: None = None) -> Constant[TType]: ...
 
     def constant(
-        self, value: TensorValue | _shape.Shape, dtype: type[TType] | None = None
-    ) -> Constant[TType]:
+        self, value: TensorValue | _shape.Shape, dtype: type[T] | None = None
+    ) -> (
+        Constant[T]
+        | Constant[TBool]
+        | Constant[TFloat16]
+        | Constant[TFloat32]
+        | Constant[TFloat64]
+        | Constant[TInt32]
+        | Constant[TInt64]
+        | Constant[TUint8]
+        | Constant[TType]
+    ):
         """An operator producing a constant value.
 
         Args:
@@ -4439,7 +4475,7 @@ class Ops:
     def max(
         self,
         input: Operand[TN] | TensorValue,
-        axis: Operand[TIntegral] | TensorValue,
+        axis: Operand[TI] | TensorValue,
         *options: Max.Options,
         keepDims: bool | None = None,
     ) -> Max[TN]:
@@ -4459,7 +4495,7 @@ class Ops:
     def reduceMax(
         self,
         input: Operand[TN] | TensorValue,
-        axis: Operand[TIntegral] | TensorValue,
+        axis: Operand[TI] | TensorValue,
         *options: Max.Options,
         keepDims: bool | None = None,
     ) -> Max[TN]:
@@ -4481,7 +4517,7 @@ class Ops:
     def min(
         self,
         input: Operand[TN] | TensorValue,
-        axis: Operand[TIntegral] | TensorValue,
+        axis: Operand[TI] | TensorValue,
         *options: Min.Options,
         keepDims: bool | None = None,
     ) -> Min[TN]:
@@ -4501,7 +4537,7 @@ class Ops:
     def reduceMin(
         self,
         input: Operand[TN] | TensorValue,
-        axis: Operand[TIntegral] | TensorValue,
+        axis: Operand[TI] | TensorValue,
         *options: Min.Options,
         keepDims: bool | None = None,
     ) -> Min[TN]:
@@ -4523,7 +4559,7 @@ class Ops:
     def sum(
         self,
         input: Operand[TN] | TensorValue,
-        axis: Operand[TIntegral] | TensorValue,
+        axis: Operand[TI] | TensorValue,
         *options: Sum.Options,
         keepDims: bool | None = None,
     ) -> Sum[TN]:
@@ -4543,7 +4579,7 @@ class Ops:
     def reduceSum(
         self,
         input: Operand[TN] | TensorValue,
-        axis: Operand[TIntegral] | TensorValue,
+        axis: Operand[TI] | TensorValue,
         *options: Sum.Options,
         keepDims: bool | None = None,
     ) -> Sum[TN]:
@@ -4565,7 +4601,7 @@ class Ops:
     def prod(
         self,
         input: Operand[TN] | TensorValue,
-        axis: Operand[TIntegral] | TensorValue,
+        axis: Operand[TI] | TensorValue,
         *options: Prod.Options,
         keepDims: bool | None = None,
     ) -> Prod[TN]:
@@ -4585,7 +4621,7 @@ class Ops:
     def reduceProd(
         self,
         input: Operand[TN] | TensorValue,
-        axis: Operand[TIntegral] | TensorValue,
+        axis: Operand[TI] | TensorValue,
         *options: Prod.Options,
         keepDims: bool | None = None,
     ) -> Prod[TN]:
@@ -4607,7 +4643,7 @@ class Ops:
     def all(
         self,
         input: Operand[TBool] | TensorValue,
-        axis: Operand[TIntegral] | TensorValue,
+        axis: Operand[TI] | TensorValue,
         *options: All.Options,
         keepDims: bool | None = None,
     ) -> All:
@@ -4627,7 +4663,7 @@ class Ops:
     def reduceAll(
         self,
         input: Operand[TBool] | TensorValue,
-        axis: Operand[TIntegral] | TensorValue,
+        axis: Operand[TI] | TensorValue,
         *options: All.Options,
         keepDims: bool | None = None,
     ) -> All:
@@ -4649,7 +4685,7 @@ class Ops:
     def any(
         self,
         input: Operand[TBool] | TensorValue,
-        axis: Operand[TIntegral] | TensorValue,
+        axis: Operand[TI] | TensorValue,
         *options: Any.Options,
         keepDims: bool | None = None,
     ) -> Any:
@@ -4669,7 +4705,7 @@ class Ops:
     def reduceAny(
         self,
         input: Operand[TBool] | TensorValue,
-        axis: Operand[TIntegral] | TensorValue,
+        axis: Operand[TI] | TensorValue,
         *options: Any.Options,
         keepDims: bool | None = None,
     ) -> Any:
@@ -4688,7 +4724,7 @@ class Ops:
         """
         return Any.create(self._scope, input, axis, *options, keepDims=keepDims)
 
-    def rank(self, input: Operand[TType] | TensorValue) -> Rank:
+    def rank(self, input: Operand[T] | TensorValue) -> Rank:
         """Returns the rank of a tensor.
 
         Args:
@@ -4700,17 +4736,17 @@ class Ops:
         return Rank.create(self._scope, input)
 
     @overload
-    def size(self, input: Operand[TType] | TensorValue) -> Size[TInt32]: ...
+    def size(self, input: Operand[T] | TensorValue) -> Size[TInt32]: ...
 
     @overload
-    def size(self, input: Operand[TType] | TensorValue, *options: Size.Options[TI]) -> Size[TI]: ...
+    def size(self, input: Operand[T] | TensorValue, *options: Size.Options[TI]) -> Size[TI]: ...
 
     @overload
-    def size(self, input: Operand[TType] | TensorValue, *, outType: type[TI]) -> Size[TI]: ...
+    def size(self, input: Operand[T] | TensorValue, *, outType: type[TI]) -> Size[TI]: ...
 
     def size(
         self,
-        input: Operand[TType] | TensorValue,
+        input: Operand[T] | TensorValue,
         *options: Size.Options[TI],
         outType: type[TI] | None = None,
     ) -> Size[TI]:
@@ -4748,7 +4784,7 @@ class Ops:
         return Squeeze.create(self._scope, input, *options, axis=axis)
 
     def tile(
-        self, input: Operand[T] | TensorValue, multiples: Operand[TIntegral] | TensorValue
+        self, input: Operand[T] | TensorValue, multiples: Operand[TI] | TensorValue
     ) -> Tile[T]:
         """Constructs a tensor by tiling a given tensor.
 
@@ -4764,7 +4800,7 @@ class Ops:
     def gatherNd(
         self,
         params: Operand[T] | TensorValue,
-        indices: Operand[TIntegral] | TensorValue,
+        indices: Operand[TI] | TensorValue,
         *options: GatherNd.Options,
         badIndicesPolicy: str | None = None,
     ) -> GatherNd[T]:
@@ -4786,9 +4822,9 @@ class Ops:
 
     def scatterNd(
         self,
-        indices: Operand[TIntegral] | TensorValue,
+        indices: Operand[TI] | TensorValue,
         updates: Operand[T] | TensorValue,
-        shape: Operand[TIntegral] | TensorValue,
+        shape: Operand[TI] | TensorValue,
         *options: ScatterNd.Options,
         badIndicesPolicy: str | None = None,
     ) -> ScatterNd[T]:
@@ -4812,7 +4848,7 @@ class Ops:
     def tensorScatterNdUpdate(
         self,
         tensor: Operand[T] | TensorValue,
-        indices: Operand[TIntegral] | TensorValue,
+        indices: Operand[TI] | TensorValue,
         updates: Operand[T] | TensorValue,
         *options: TensorScatterNdUpdate.Options,
         badIndicesPolicy: str | None = None,
@@ -4838,7 +4874,7 @@ class Ops:
     def tensorScatterNdAdd(
         self,
         tensor: Operand[TN] | TensorValue,
-        indices: Operand[TIntegral] | TensorValue,
+        indices: Operand[TI] | TensorValue,
         updates: Operand[TN] | TensorValue,
         *options: TensorScatterNdAdd.Options,
         badIndicesPolicy: str | None = None,
@@ -4882,7 +4918,7 @@ class Ops:
     def splitV(
         self,
         value: Operand[T] | TensorValue,
-        size_splits: Operand[TIntegral] | TensorValue,
+        size_splits: Operand[TI] | TensorValue,
         split_dim: Operand[TInt32] | TensorValue,
         numSplit: int,
     ) -> SplitV[T]:
@@ -4901,7 +4937,7 @@ class Ops:
         return SplitV.create(self._scope, value, size_splits, split_dim, numSplit)
 
     def reverse(
-        self, tensor: Operand[T] | TensorValue, axis: Operand[TIntegral] | TensorValue
+        self, tensor: Operand[T] | TensorValue, axis: Operand[TI] | TensorValue
     ) -> Reverse[T]:
         """Reverses specific dimensions of a tensor.
 
@@ -4932,7 +4968,7 @@ class Ops:
         """
         return ClipByValue.create(self._scope, t, clip_value_min, clip_value_max)
 
-    def where(self, input: Operand[TType] | TensorValue) -> Where:
+    def where(self, input: Operand[T] | TensorValue) -> Where:
         """Returns the coordinates of the true (nonzero) elements of a tensor.
 
         Args:
@@ -4966,8 +5002,8 @@ class Ops:
     def gather(
         self,
         params: Operand[T] | TensorValue,
-        indices: Operand[TIntegral] | TensorValue,
-        axis: Operand[TIntegral] | TensorValue,
+        indices: Operand[TI] | TensorValue,
+        axis: Operand[TI2] | TensorValue,
         *options: Gather.Options,
         batchDims: int | None = None,
     ) -> Gather[T]:
@@ -4987,7 +5023,7 @@ class Ops:
         return Gather.create(self._scope, params, indices, axis, *options, batchDims=batchDims)
 
     def concat(
-        self, values: Sequence[Operand[T] | TensorValue], axis: Operand[TIntegral] | TensorValue
+        self, values: Sequence[Operand[T] | TensorValue], axis: Operand[TI] | TensorValue
     ) -> Concat[T]:
         """Concatenates tensors along one dimension.
 
@@ -5038,9 +5074,7 @@ class Ops:
         """
         return Unstack.create(self._scope, value, num, *options, axis=axis)
 
-    def pad(
-        self, input: Operand[T] | TensorValue, paddings: Operand[TIntegral] | TensorValue
-    ) -> Pad[T]:
+    def pad(self, input: Operand[T] | TensorValue, paddings: Operand[TI] | TensorValue) -> Pad[T]:
         """Pads a tensor with zeros.
 
         Args:
@@ -5055,8 +5089,8 @@ class Ops:
     def slice(
         self,
         input: Operand[T] | TensorValue,
-        begin: Operand[TIntegral] | TensorValue,
-        size: Operand[TIntegral] | TensorValue,
+        begin: Operand[TI] | TensorValue,
+        size: Operand[TI] | TensorValue,
     ) -> Slice[T]:
         """Return a slice from 'input'.
 
@@ -5077,9 +5111,9 @@ class Ops:
     def stridedSlice(
         self,
         input: Operand[T] | TensorValue,
-        begin: Operand[TIntegral] | TensorValue,
-        end: Operand[TIntegral] | TensorValue,
-        strides: Operand[TIntegral] | TensorValue,
+        begin: Operand[TI2] | TensorValue,
+        end: Operand[TI2] | TensorValue,
+        strides: Operand[TI2] | TensorValue,
         *options: StridedSlice.Options,
         beginMask: int | None = None,
         endMask: int | None = None,
@@ -5091,9 +5125,9 @@ class Ops:
     def stridedSlice(
         self,
         input: Operand[T] | TensorValue,
-        begin: Operand[TIntegral] | TensorValue | Index | None = None,
-        end: Operand[TIntegral] | TensorValue | Index | None = None,
-        strides: Operand[TIntegral] | TensorValue | Index | None = None,
+        begin: Operand[TI2] | TensorValue | Index | None = None,
+        end: Operand[TI2] | TensorValue | Index | None = None,
+        strides: Operand[TI2] | TensorValue | Index | None = None,
         *options: StridedSlice.Options | Index,
         beginMask: int | None = None,
         endMask: int | None = None,
@@ -5150,8 +5184,8 @@ class Ops:
             self._scope,
             input,
             begin,
-            cast("Operand[TIntegral] | TensorValue", end),
-            cast("Operand[TIntegral] | TensorValue", strides),
+            cast("Operand[TI2] | TensorValue", end),
+            cast("Operand[TI2] | TensorValue", strides),
             *(o for o in options if not isinstance(o, Index)),
             beginMask=beginMask,
             endMask=endMask,
@@ -5162,10 +5196,10 @@ class Ops:
 
     def stridedSliceGrad(
         self,
-        shape: Operand[TIntegral] | TensorValue,
-        begin: Operand[TIntegral] | TensorValue,
-        end: Operand[TIntegral] | TensorValue,
-        strides: Operand[TIntegral] | TensorValue,
+        shape: Operand[TI] | TensorValue,
+        begin: Operand[TI] | TensorValue,
+        end: Operand[TI] | TensorValue,
+        strides: Operand[TI] | TensorValue,
         dy: Operand[T] | TensorValue,
         *options: StridedSliceGrad.Options,
         beginMask: int | None = None,
@@ -5215,7 +5249,7 @@ class Ops:
         )
 
     def reshape(
-        self, tensor: Operand[T] | TensorValue, shape: Operand[TIntegral] | TensorValue
+        self, tensor: Operand[T] | TensorValue, shape: Operand[TI] | TensorValue
     ) -> Reshape[T]:
         """Reshapes a tensor.
 
@@ -5229,7 +5263,7 @@ class Ops:
         return Reshape.create(self._scope, tensor, shape)
 
     def expandDims(
-        self, input: Operand[T] | TensorValue, axis: Operand[TIntegral] | TensorValue
+        self, input: Operand[T] | TensorValue, axis: Operand[TI] | TensorValue
     ) -> ExpandDims[T]:
         """Inserts a dimension of 1 into a tensor's shape.
 
@@ -5243,7 +5277,7 @@ class Ops:
         return ExpandDims.create(self._scope, input, axis)
 
     def broadcastTo(
-        self, input: Operand[T] | TensorValue, shape: Operand[TIntegral] | TensorValue
+        self, input: Operand[T] | TensorValue, shape: Operand[TI] | TensorValue
     ) -> BroadcastTo[T]:
         """Broadcast an array for a compatible shape.
 
@@ -5411,7 +5445,18 @@ class Ops:
     @overload
     def array(self, *data: float | int | bool | np.generic) -> Constant[TType]: ...
 
-    def array(self, *data: float | int | bool | np.generic) -> Constant[TType]:
+    def array(
+        self, *data: float | int | bool | np.generic
+    ) -> (
+        Constant[TBool]
+        | Constant[TFloat16]
+        | Constant[TFloat32]
+        | Constant[TFloat64]
+        | Constant[TInt32]
+        | Constant[TInt64]
+        | Constant[TUint8]
+        | Constant[TType]
+    ):
         """Creates a rank-1 constant of the elements given (Java's ``Constant.arrayOf``).
 
         The data type is the elements': Python bools ``TBool``, ints ``TInt32``, floats
@@ -5489,7 +5534,7 @@ class Ops:
             self._scope, tensor, mask, updates, *options, axis=axis, broadcast=broadcast
         )
 
-    def zeros(self, dims: Operand[TIntegral] | TensorValue, type: type[T]) -> Zeros[T]:
+    def zeros(self, dims: Operand[TI2] | TensorValue, type: type[T]) -> Zeros[T]:
         """Creates a zeroed tensor given its type and shape.
 
         Args:
@@ -5505,7 +5550,7 @@ class Ops:
         """
         return Zeros.create(self._scope, dims, type)
 
-    def ones(self, dims: Operand[TIntegral] | TensorValue, type: type[T]) -> Ones[T]:
+    def ones(self, dims: Operand[TI2] | TensorValue, type: type[T]) -> Ones[T]:
         """Creates a tensor of ones given its type and shape.
 
         Args:
@@ -5559,6 +5604,41 @@ class Ops:
     def variable(self, init: np.uint8) -> Variable[TUint8]: ...
 
     @overload
+    def variable(  # type: ignore[overload-overlap, unused-ignore]
+        self, init: NDArray[NpFloat64]
+    ) -> Variable[TFloat64]: ...
+
+    @overload
+    def variable(  # type: ignore[overload-overlap, unused-ignore]
+        self, init: NDArray[NpFloat32]
+    ) -> Variable[TFloat32]: ...
+
+    @overload
+    def variable(  # type: ignore[overload-overlap, unused-ignore]
+        self, init: NDArray[NpFloat16]
+    ) -> Variable[TFloat16]: ...
+
+    @overload
+    def variable(  # type: ignore[overload-overlap, unused-ignore]
+        self, init: NDArray[NpInt64]
+    ) -> Variable[TInt64]: ...
+
+    @overload
+    def variable(  # type: ignore[overload-overlap, unused-ignore]
+        self, init: NDArray[NpInt32]
+    ) -> Variable[TInt32]: ...
+
+    @overload
+    def variable(  # type: ignore[overload-overlap, unused-ignore]
+        self, init: NDArray[NpUint8]
+    ) -> Variable[TUint8]: ...
+
+    @overload
+    def variable(  # type: ignore[overload-overlap, unused-ignore]
+        self, init: NDArray[NpBool]
+    ) -> Variable[TBool]: ...
+
+    @overload
     def variable(self, init: int | Sequence[int] | Sequence[Sequence[int]]) -> Variable[TInt32]: ...
 
     @overload
@@ -5570,8 +5650,8 @@ class Ops:
     def variable(self, init: TensorValue) -> Variable[TType]: ...
 
     def variable(
-        self, init: Operand[TType] | TensorValue | _shape.Shape, dtype: type[TType] | None = None
-    ) -> Variable[TType]:
+        self, init: Operand[T] | TensorValue | _shape.Shape, dtype: type[T] | None = None
+    ) -> Variable[T]:
         """Creates a variable initialized to ``init`` (Java's ``Ops.variable(init)``), or of a
         shape and data type, without an initializer (Java's ``Ops.variable(shape, dtype)``).
 
@@ -5615,16 +5695,34 @@ class Ops:
         """
         return initOp(self._scope)
 
+    @overload
     def gradients(
         self,
-        y: Operand[TType] | Sequence[Operand[TType]],
-        x: Sequence[Operand[TType]],
+        y: Operand[T2] | Sequence[Operand[T2]],
+        x: Sequence[Operand[T]],
         *options: Gradients.Options,
-    ) -> Gradients:
+    ) -> Gradients[T]: ...
+
+    @overload
+    def gradients(
+        self,
+        y: AnyOperand | Sequence[AnyOperand],
+        x: Sequence[AnyOperand],
+        *options: Gradients.Options,
+    ) -> Gradients[TType]: ...
+
+    def gradients(
+        self,
+        y: Operand[T2] | Sequence[Operand[T2]] | AnyOperand | Sequence[AnyOperand],
+        x: Sequence[Operand[T]] | Sequence[AnyOperand],
+        *options: Gradients.Options,
+    ) -> Gradients[T] | Gradients[TType]:
         """Adds operations to compute the partial derivatives of sum of ``y`` w.r.t. ``x``.
 
-        ``dy(i)`` is ``None`` for an ``x`` that no ``y`` depends on (unless the option
-        ``Gradients.unconnectedGradients("zero")`` is given), so narrow it before use.
+        ``dy(i)`` has ``x[i]``'s data type (a ``Gradients[T]`` for ``x`` of one type ``T``,
+        a ``Gradients[TType]`` for several); it is ``None`` for an ``x`` that no ``y`` depends
+        on (unless the option ``Gradients.unconnectedGradients("zero")`` is given), which
+        its type leaves out (``dy()`` lists them typed with ``None``).
 
         Args:
             y: output(s) of the function to derive.
@@ -5634,7 +5732,8 @@ class Ops:
         Returns:
             a new instance of Gradients.
         """
-        return Gradients.create(self._scope, y, x, *options)
+        ys = cast("AnyOperand | Sequence[AnyOperand]", y)  # (one overload for both cases)
+        return Gradients.create(self._scope, ys, cast("Sequence[AnyOperand]", x), *options)
 
 
 if not TYPE_CHECKING:

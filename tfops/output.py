@@ -2,14 +2,35 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, runtime_checkable
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Generic,
+    Protocol,
+    TypeAlias,
+    TypeVar,
+    Union,
+    runtime_checkable,
+)
 
 from attrs import frozen
 
 from tfops._operators import Operators
 from tfops.errors import IllegalStateError
 from tfops.shape import Shape
-from tfops.types import TType
+from tfops.types import (
+    TBool,
+    TFloat16,
+    TFloat32,
+    TFloat64,
+    TFloating,
+    TInt32,
+    TInt64,
+    TIntegral,
+    TNumber,
+    TType,
+    TUint8,
+)
 
 if TYPE_CHECKING:
     import numpy as np
@@ -18,7 +39,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Output", "Operand", "PrimitiveOp"]
 
-T_co = TypeVar("T_co", bound=TType, covariant=True)
+T_co = TypeVar("T_co", bound=TType)  # invariant, despite the name: see tfops.op._typevars
 
 
 @frozen(repr=False, eq=False)
@@ -104,6 +125,15 @@ class Operand(Protocol[T_co]):
     def asOutput(self) -> Output[T_co]:
         """Returns the symbolic handle of the tensor."""
         ...
+
+
+AnyOperand: TypeAlias = Union[
+    "Operand[TFloat16]", "Operand[TFloat32]", "Operand[TFloat64]", "Operand[TInt32]",
+    "Operand[TInt64]", "Operand[TUint8]", "Operand[TBool]", "Operand[TFloating]",
+    "Operand[TIntegral]", "Operand[TNumber]", "Operand[TType]",
+]
+"""An operand of some one data type (Java's ``Operand<?>``): what a list or dict of operands of
+several data types holds. ``Operand`` is invariant in its type, so no one ``Operand[X]`` is."""
 
 
 class PrimitiveOp:

@@ -10,7 +10,7 @@ import difflib
 import threading
 from collections.abc import Iterator, Sequence
 from types import TracebackType
-from typing import Any, TypeAlias, overload
+from typing import Any, TypeAlias, TypeVar, overload
 
 import numpy as np
 
@@ -31,13 +31,15 @@ from tfops.graph import Graph
 from tfops.interop.freeze import freezeSession
 from tfops.op._build import toTensor
 from tfops.operation import Operation, userSite
-from tfops.output import Operand, Output
+from tfops.output import AnyOperand, Operand, Output
 from tfops.types import TType
 
 __all__ = ["Session", "Runner", "Result"]
 
 Array: TypeAlias = "np.ndarray[Any, Any]"
-FetchKey: TypeAlias = "Operand[TType] | str"
+_T = TypeVar("_T", bound=TType)
+FetchKey: TypeAlias = "Operand[_T] | AnyOperand | str"
+"""An operand (of any data type: ``FetchKey[_T]``), or an output's name."""
 
 
 class Session:
@@ -154,7 +156,7 @@ class Session:
             self._runInitializers(self._graph.initializers())
             self._initVersion = version
 
-    def freeze(self, fetches: Sequence[FetchKey] | FetchKey) -> bytes:
+    def freeze(self, fetches: Sequence[AnyOperand | str] | AnyOperand | str) -> bytes:
         """Returns a serialized TensorFlow ``GraphDef`` of the ops ``fetches`` need, each
         variable replaced by a ``Const`` of its current value in this session (TensorFlow's
         ``convert_variables_to_constants``), without initializers: a graph to serve in
@@ -333,13 +335,13 @@ class Runner:
         # the pending initializers this run runs itself: counted as ran once it succeeds
         self._initializes: list[Operation] = []
 
-    def feed(self, operand: FetchKey, value: object) -> Runner:
+    def feed(self, operand: FetchKey[_T], value: object) -> Runner:
         """Feeds ``value`` in place of ``operand`` (a placeholder or any output)."""
         out = self._resolve(operand)
         self._feeds[out] = self._checkFeed(out, value)
         return self
 
-    def fetch(self, operand: FetchKey) -> Runner:
+    def fetch(self, operand: FetchKey[_T]) -> Runner:
         """Adds ``operand`` (or the output named so) to the results, in order."""
         self._fetches.append(self._resolve(operand))
         return self
@@ -387,7 +389,7 @@ class Runner:
                 f"'{op.name()}' belongs to another graph than the session's"
             )
 
-    def _resolve(self, operand: FetchKey) -> Output[TType]:
+    def _resolve(self, operand: object) -> Output[TType]:
         if type(operand) is Output:
             if operand._op._graph is not self._graph:
                 self._checkGraph(operand._op)
@@ -521,7 +523,7 @@ class Result(Sequence[Array]):
     def __iter__(self) -> Iterator[Array]:
         return iter(self._values)
 
-    def get(self, key: int | FetchKey) -> Array:
+    def get(self, key: int | FetchKey[_T]) -> Array:
         """Returns the value fetched at position ``key``, or for an operand or name."""
         if isinstance(key, int) and not isinstance(key, bool):
             if not -len(self._values) <= key < len(self._values):

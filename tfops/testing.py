@@ -14,7 +14,7 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 from attrs import frozen
@@ -26,6 +26,11 @@ from tfops.op.core import Gradients, Placeholder
 from tfops.output import Operand
 from tfops.session import Session
 from tfops.types import TType
+
+# the data types of y, of the xs and of the feeds (Operand is invariant in its type)
+_TY = TypeVar("_TY", bound=TType)
+_TX = TypeVar("_TX", bound=TType)
+_TF = TypeVar("_TF", bound=TType)
 
 __all__ = ["GradientCheck", "computeGradientError", "assertGradientsClose"]
 
@@ -61,10 +66,10 @@ class GradientCheck:
 
 
 def computeGradientError(
-    y: Operand[TType],
-    xs: Sequence[Operand[TType]],
-    values: Mapping[Operand[TType], object],
-    feeds: Mapping[Operand[TType], object] | None = None,
+    y: Operand[_TY],
+    xs: Sequence[Operand[_TX]],
+    values: Mapping[Operand[_TX], object],
+    feeds: Mapping[Operand[_TF], object] | None = None,
     delta: float = 1e-6,
     backend: str | Backend = "numpy",
 ) -> GradientCheck:
@@ -145,10 +150,10 @@ def computeGradientError(
 
 
 def assertGradientsClose(
-    y: Operand[TType],
-    xs: Sequence[Operand[TType]],
-    values: Mapping[Operand[TType], object],
-    feeds: Mapping[Operand[TType], object] | None = None,
+    y: Operand[_TY],
+    xs: Sequence[Operand[_TX]],
+    values: Mapping[Operand[_TX], object],
+    feeds: Mapping[Operand[_TF], object] | None = None,
     tolerance: float = 1e-6,
     backend: str | Backend = "numpy",
 ) -> GradientCheck:

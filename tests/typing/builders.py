@@ -6,9 +6,10 @@ and pyright's ``reportUnnecessaryTypeIgnoreComment`` are on, so no line here may
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
+from numpy.typing import NDArray
 
 from scope import Scope
 from tfops import Graph, Ops, Session, Shape
@@ -45,7 +46,7 @@ from tfops.op.math import (
 )
 from tfops.op.nn import Softmax
 from tfops.ops import MathOps
-from tfops.output import Operand, Output
+from tfops.output import AnyOperand, Operand, Output
 from tfops.types import (
     TBool,
     TFloat16,
@@ -102,6 +103,9 @@ def placeholdersAndVariables(scope: Scope) -> None:
 def constants(
     scope: Scope,
     array: np.ndarray[Any, Any],
+    a32: NDArray[np.float32],
+    a64: NDArray[np.float64],
+    i64s: NDArray[np.int64],
     f64: np.float64,
     i64: np.int64,
     f16: np.float16,
@@ -120,7 +124,10 @@ def constants(
     assert_type(Constant.create(scope, u8), Constant[TUint8])
     assert_type(Constant.create(scope, 1, TFloat64), Constant[TFloat64])
     assert_type(Constant.create(scope, array, TFloat64), Constant[TFloat64])
-    assert_type(Constant.create(scope, array), Constant[TType])  # numpy's stubs do not say
+    assert_type(Constant.create(scope, a32), Constant[TFloat32])  # the array's dtype
+    assert_type(Constant.create(scope, a64), Constant[TFloat64])
+    assert_type(Constant.create(scope, i64s), Constant[TInt64])
+    assert_type(Constant.create(scope, np.zeros(3)), Constant[TFloat64])
     assert_type(Constant.scalarOf(scope, 2), Constant[TInt32])
     assert_type(Constant.scalarOf(scope, 2, TInt64), Constant[TInt64])
     assert_type(Constant.vectorOf(scope, [1.0, 2.0]), Constant[TFloat32])
@@ -155,42 +162,63 @@ def facade(g: Graph) -> None:
     assert_type(tf.variable(x), Variable[TFloat64])
     assert_type(tf.variable(1.0), Variable[TFloat32])
     assert_type(tf.variable([1, 2]), Variable[TInt32])
+    assert_type(tf.variable(np.zeros(3)), Variable[TFloat64])
+    assert_type(tf.variable(tf.constant(np.zeros((2, 2)))), Variable[TFloat64])
+    assert_type(tf.variable(np.ones(3, np.float32)), Variable[TFloat32])
+    assert_type(tf.constant(np.zeros((2, 3), dtype=np.int32)), Constant[TInt32])
+    assert_type(tf.constant(np.zeros(3).astype(np.float16)), Constant[TFloat16])
+    assert_type(tf.variable(np.arange(3)), Variable[TInt64])
 
 
 def gradients(g: Graph) -> None:
-    """``dy(i)`` is ``None`` for an ``x`` that no ``y`` depends on: narrow it before use."""
+    """A gradient has its ``x``'s data type; ``dy(i)`` is typed as an output (TF Java's
+    ``Output``), ``dy()`` lists them with the ``None`` of an unconnected ``x``."""
     tf = Ops.create(g)
     x = tf.placeholder(TFloat32)
     grads = tf.gradients(tf.sum(tf.math.square(x), 0), [x])
-    assert_type(grads, Gradients)
-    assert_type(Gradients.create(g.baseScope(), x, [x]), Gradients)
-    assert_type(grads.dy(), list[Output[TType] | None])
+    assert_type(grads, Gradients[TFloat32])
+    assert_type(Gradients.create(g.baseScope(), x, [x]), Gradients[TFloat32])
+    assert_type(grads.dy(), list[Output[TFloat32] | None])
     dx = grads.dy(0)
-    assert_type(dx, Output[TType] | None)
-    assert dx is not None
-    assert_type(dx, Output[TType])
+    assert_type(dx, Output[TFloat32])
+    assert_type(tf.math.sub(x, tf.math.mul(dx, 0.1)), Sub[TFloat32])  # a gradient step
+    (dw,) = grads
+    assert_type(dw, Output[TFloat32])
+    w = tf.variable(np.zeros(3))
+    assert_type(tf.gradients(tf.sum(w, 0), [w]).dy(0), Output[TFloat64])
+    both = tf.gradients([tf.sum(w, 0), tf.sum(x, 0)], [w, x])  # x of several data types
+    assert_type(both, Gradients[TType])
+    seeded = tf.gradients(x, [x], Gradients.dx([tf.constant([1.0, 0.0, 0.0])]))
+    assert_type(seeded, Gradients[TFloat32])
+    assert_type(g.addGradients(None, [x.asOutput()], [w.asOutput()]), list[Output[TFloat64] | None])
+    feeds: dict[AnyOperand, np.ndarray[Any, Any]] = {x: np.ones(3), w: np.zeros(3)}
+    runner = Session(g).runner()
+    for operand, array in feeds.items():
+        runner.feed(operand, array)
     with Session(g) as session:
         value = session.runner().feed(x, np.ones(3)).fetch(dx).run()[0]
         assert_type(value, np.ndarray[Any, Any])
 
 
-def _floating(output: Output[TFloating]) -> Output[TFloating]:
-    return output
+TF = TypeVar("TF", bound=TFloating)
+TN = TypeVar("TN", bound=TNumber)
 
 
-def _number(operand: Operand[TNumber]) -> Output[TNumber]:
-    return operand.asOutput()
+def _step(w: Output[TF], dw: Output[TF], rate: float) -> Sub[TF]:
+    """Code generic in the data type names it with a type variable, as Java's ``<T>``."""
+    return w - dw * rate
 
 
-def _anyExp(op: Exp[TFloating]) -> Output[TFloating]:
-    return op.y()
+def _sumOfSquares(tf: Ops, x: Operand[TN]) -> Output[TN]:
+    return (tf.sum(tf.math.mul(x, x), 0) + tf.math.add(x, 1)[0]).asOutput()
 
 
-def variance(x: Output[TFloat32], e: Exp[TFloat64]) -> None:
-    """Op classes and outputs are covariant: a float32 output is a floating point output."""
-    assert_type(_floating(x), Output[TFloating])
-    assert_type(_number(e), Output[TNumber])
-    assert_type(_anyExp(e), Output[TFloating])
+def invariance(tf: Ops, x: Output[TFloat32], e: Exp[TFloat64]) -> None:
+    """The data type parameter is invariant: generic code keeps the exact type."""
+    assert_type(_step(x, x, 0.1), Sub[TFloat32])
+    assert_type(_step(e.y(), e.asOutput(), 0.1), Sub[TFloat64])
+    assert_type(_sumOfSquares(tf, e), Output[TFloat64])
+    assert_type(tf.math.add(x, x + 1.0), Add[TFloat32])
 
 
 def composites(tf: Ops, dims: Output[TInt64]) -> None:
@@ -207,6 +235,7 @@ def operators(x: Output[TFloat32], e: Exp[TFloat32], i: Output[TInt32], u: Outpu
     assert_type(e - x, Sub[TFloat32])
     assert_type(x / e, RealDiv[TFloat32])
     assert_type(i / 2, RealDiv[TFloat64])
+    assert_type(i / i, RealDiv[TFloat64])
     assert_type(u / u, RealDiv[TFloat32])
     assert_type(i // 2, FloorDiv[TInt32])
     assert_type(x % 2.0, FloorMod[TFloat32])

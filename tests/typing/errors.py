@@ -7,12 +7,14 @@ being a type error, or fails for another reason than the one named.
 
 from __future__ import annotations
 
+import numpy as np
+
 from scope import Scope
-from tfops import Graph, Ops, Session
-from tfops.op.core import Constant, Max, Placeholder, Sum
+from tfops import Ops
+from tfops.op.core import Constant, Max, Placeholder, Sum, Variable
 from tfops.op.math import Exp, Sub
 from tfops.output import Output
-from tfops.types import TBool, TFloat32, TFloat64, TInt32
+from tfops.types import TBool, TFloat32, TFloat64, TFloating, TInt32, TInt64
 
 
 def wrongDataTypeFamily(scope: Scope, tf: Ops, b: Output[TBool], i: Output[TInt32]) -> None:
@@ -22,7 +24,7 @@ def wrongDataTypeFamily(scope: Scope, tf: Ops, b: Output[TBool], i: Output[TInt3
     tf.math.exp(i)  # type: ignore[type-var]  # pyright: ignore[reportArgumentType]
     Max.create(scope, b, 0)  # type: ignore[type-var]  # pyright: ignore[reportArgumentType]
     tf.max(b, 0)  # type: ignore[type-var]  # pyright: ignore[reportArgumentType]
-    tf.math.argMax(i, b)  # type: ignore[arg-type]  # pyright: ignore[reportCallIssue, reportArgumentType]
+    tf.math.argMax(i, b)  # type: ignore[type-var]  # pyright: ignore[reportCallIssue, reportArgumentType]
 
 
 def missingInput(scope: Scope, tf: Ops, x: Output[TFloat32]) -> None:
@@ -59,17 +61,60 @@ def wrongResultType(tf: Ops, x: Output[TFloat32]) -> None:
     del y, z
 
 
-def unnarrowedGradient(g: Graph, tf: Ops, x: Output[TFloat32]) -> None:
-    """``dy(i)`` may be ``None``: it must be narrowed before it is used as an operand."""
-    dx = tf.gradients(tf.sum(x, 0), [x]).dy(0)
-    Session(g).runner().fetch(dx)  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
-    tf.identity(dx)  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
+def mixedDataTypes(
+    scope: Scope, tf: Ops, x: Output[TFloat32], y: Output[TFloat64], i: Output[TInt32],
+    j: Output[TInt64],
+) -> None:
+    """Inputs that share a data type take one, as TF Java's ``<T> Sub<T> create(Operand<T>
+    x, Operand<T> y)``: a float32 and a float64 make no ``Sub`` (nor their family's)."""
+    Sub.create(scope, x, y)  # type: ignore[misc]  # pyright: ignore[reportArgumentType]
+    Sub.create(scope, x, tf.constant(1.0, TFloat64))  # type: ignore[misc]  # pyright: ignore[reportArgumentType]
+    tf.math.sub(x, y)  # type: ignore[misc]  # pyright: ignore[reportArgumentType]
+    tf.math.less(x, y)  # type: ignore[misc]  # pyright: ignore[reportArgumentType]
+    tf.linalg.matMul(x, y)  # type: ignore[misc]  # pyright: ignore[reportArgumentType]
+    tf.concat([x, y], 0)  # type: ignore[misc]  # pyright: ignore[reportArgumentType]
+    tf.slice(x, i, j)  # type: ignore[misc]  # pyright: ignore[reportArgumentType]
+    tf.math.add(x, tf.variable(np.zeros(3)))  # type: ignore[misc]  # pyright: ignore[reportArgumentType]
+
+
+def mixedOperators(
+    x: Output[TFloat32], y: Output[TFloat64], e: Exp[TFloat64], i: Output[TInt32],
+    j: Output[TInt64],
+) -> None:
+    """Operators are typed as ``create``: both operands of one data type."""
+    x + y  # type: ignore[operator]  # pyright: ignore[reportOperatorIssue, reportUnusedExpression]
+    x - e  # type: ignore[operator]  # pyright: ignore[reportOperatorIssue, reportUnusedExpression]
+    e * x  # type: ignore[operator]  # pyright: ignore[reportOperatorIssue, reportUnusedExpression]
+    x / y  # type: ignore[operator]  # pyright: ignore[reportOperatorIssue, reportUnusedExpression]
+    less = x < y  # type: ignore[operator]  # pyright: ignore[reportOperatorIssue, reportUnknownVariableType]
+    x @ y  # type: ignore[operator]  # pyright: ignore[reportOperatorIssue, reportUnusedExpression]
+    i / j  # type: ignore[operator]  # pyright: ignore[reportOperatorIssue, reportUnusedExpression]
+    del less
+
+
+def _floating(output: Output[TFloating]) -> Output[TFloating]:
+    return output
+
+
+def familyIsNotAWildcard(x: Output[TFloat32], e: Exp[TFloat64]) -> None:
+    """The parameter is invariant: a float32 output is not an ``Output[TFloating]`` (code
+    generic in the type takes a type variable, ``Output[TF]``)."""
+    _floating(x)  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
+    f: Exp[TFloating] = e  # type: ignore[assignment]  # pyright: ignore[reportAssignmentType]
+    del f
+
+
+def typedVariablesAndGradients(tf: Ops, x: Output[TFloat32]) -> None:
+    """A variable has its initial value's type, a gradient its ``x``'s."""
+    v: Variable[TFloat32] = tf.variable(np.zeros(3))  # type: ignore[assignment]  # pyright: ignore[reportAssignmentType]
+    d: Output[TFloat64] = tf.gradients(tf.sum(x, 0), [x]).dy(0)  # type: ignore[assignment]  # pyright: ignore[reportAssignmentType]
+    del v, d
 
 
 def compositeArguments(tf: Ops, x: Output[TFloat32]) -> None:
     """A composite's data type is a tfops type class and its dims integers."""
     tf.zeros([2], float)  # type: ignore[type-var]  # pyright: ignore[reportArgumentType]
-    tf.ones(x, TFloat32)  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
+    tf.ones(x, TFloat32)  # type: ignore[type-var]  # pyright: ignore[reportArgumentType]
 
 
 def operatorsOfTheWrongKind(x: Output[TFloat32]) -> None:

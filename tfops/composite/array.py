@@ -6,17 +6,17 @@ from typing import Generic, final
 
 from scope import Scope
 from tfops.composite._endpoint import composite
-from tfops.op._typevars import T, T_co
+from tfops.op._typevars import TI2, T, T_co
 from tfops.op.core import Constant, Fill
 from tfops.op.dtypes import Cast
 from tfops.output import Operand, Output, PrimitiveOp
-from tfops.types import TensorValue, TIntegral, TType
+from tfops.types import TensorValue, TType
 
 __all__ = ["Ones", "Zeros"]
 
 
 def _filled(
-    scope: Scope, name: str, dims: Operand[TIntegral] | TensorValue, value: int, dtype: type[T]
+    scope: Scope, name: str, dims: Operand[TI2] | TensorValue, value: int, dtype: type[T]
 ) -> Fill[T]:
     """``Fill(dims, Cast(value, dtype))`` under the sub-scope ``name``, as TF Java builds it."""
     if not (isinstance(dtype, type) and issubclass(dtype, TType)) or dtype is TType:
@@ -60,7 +60,7 @@ class Zeros(_Filled[T_co]):
     """
 
     @staticmethod
-    def create(scope: Scope, dims: Operand[TIntegral] | TensorValue, type: type[T]) -> Zeros[T]:
+    def create(scope: Scope, dims: Operand[TI2] | TensorValue, type: type[T]) -> Zeros[T]:
         """Creates a zeroed tensor given its type and shape.
 
         Args:
@@ -95,7 +95,7 @@ class Ones(_Filled[T_co]):
     """
 
     @staticmethod
-    def create(scope: Scope, dims: Operand[TIntegral] | TensorValue, type: type[T]) -> Ones[T]:
+    def create(scope: Scope, dims: Operand[TI2] | TensorValue, type: type[T]) -> Ones[T]:
         """Creates a tensor of ones given its type and shape.
 
         Args:

@@ -10,7 +10,7 @@ from typing import Generic, cast, final
 from scope import Scope
 from tfops.composite._endpoint import composite
 from tfops.errors import DataTypeError
-from tfops.op._typevars import TF, TF_co
+from tfops.op._typevars import TF, TF2, TI, TF_co
 from tfops.op.core import Constant, Select, Shape
 from tfops.op.dtypes import Cast
 from tfops.op.math import GreaterEqual, Mul, RealDiv, Sub
@@ -66,8 +66,8 @@ class Dropout(PrimitiveOp, Generic[TF_co]):
     def create(
         scope: Scope,
         x: Operand[TF] | TensorValue,
-        rate: float | Operand[TFloating],
-        noiseShape: Sequence[int | None] | Operand[TIntegral] | None = None,
+        rate: float | Operand[TF2],
+        noiseShape: Sequence[int | None] | Operand[TI] | None = None,
         seed: int | None = None,
     ) -> Dropout[TF]:
         """Computes dropout: keeps each element with probability ``1 - rate``, scaled by
@@ -145,13 +145,14 @@ def _rateTensor(scope: Scope, rate: Operand[TFloating], dtype: type[TF]) -> Oper
 
 
 def _noiseShape(
-    scope: Scope, x: Output[TF], noiseShape: Sequence[int | None] | Operand[TIntegral] | None
+    scope: Scope, x: Output[TF], noiseShape: Sequence[int | None] | Operand[TI] | None
 ) -> Operand[TIntegral] | list[int]:
     """``x``'s shape by default; ``None`` entries of a given shape filled from ``x``'s."""
+    # some integer type (Operand is invariant in it, the casts widen it to the family)
     if noiseShape is None:
-        return Shape.create(scope, x)
+        return cast("Operand[TIntegral]", Shape.create(scope, x))
     if isinstance(noiseShape, Operand):
-        return noiseShape
+        return cast("Operand[TIntegral]", noiseShape)
     dims = x.shape().asArray()
     filled: list[int] = []
     for i, d in enumerate(noiseShape):

@@ -9,7 +9,7 @@ from typing import cast, final, overload
 from scope import Scope
 from tfops.composite._endpoint import composite
 from tfops.errors import DataTypeError
-from tfops.op._typevars import TI, T
+from tfops.op._typevars import TI, TI2, T
 from tfops.op.core import (
     Concat,
     Constant,
@@ -27,7 +27,7 @@ from tfops.op.dtypes import Cast
 from tfops.op.math import FloorMod, Mul, NotEqual, Sub
 from tfops.op.nn import TopK
 from tfops.output import Operand, Output
-from tfops.types import TInt32, TIntegral, TType
+from tfops.types import TInt32, TIntegral
 
 __all__ = ["Shapes"]
 
@@ -39,7 +39,7 @@ def _vector(scope: Scope, value: int, dtype: type[TI]) -> Constant[TI]:
     return Constant.vectorOf(scope, [value], dtype)
 
 
-def _integral(what: str, t: Operand[TType]) -> Output[TIntegral]:
+def _integral(what: str, t: Operand[T]) -> Output[TIntegral]:
     out = t.asOutput()
     if not issubclass(out.dataType(), TIntegral):
         raise DataTypeError(f"Shapes.{what}: a shape must be an integer vector, got "
@@ -101,8 +101,8 @@ class Shapes:
 
     @staticmethod
     def flatten(
-        scope: Scope, operand: Operand[TType], type: type[TIntegral] | None = None
-    ) -> Operand[TType]:
+        scope: Scope, operand: Operand[T], type: type[TIntegral] | None = None
+    ) -> Operand[T]:
         """Flattens a tensor to a vector, or gives a shape's flattened shape.
 
         Given a ``Shape`` op's result, the one-element vector ``[size]`` (the shape of the
@@ -119,7 +119,7 @@ class Shapes:
         inner = scope.withSubScope("flatten")
         if isinstance(operand, Shape):
             shape = cast("Output[TIntegral]", operand.asOutput())
-            return ExpandDims.create(inner, Shapes._size(inner, shape), -1)
+            return cast("Operand[T]", ExpandDims.create(inner, Shapes._size(inner, shape), -1))
         shapeOf = Shape.create(inner, operand, outType=type or TInt32)
         flat = ExpandDims.create(inner, Shapes._size(inner, shapeOf.asOutput()), -1)
         return Reshape.create(inner, operand, flat)
@@ -133,7 +133,7 @@ class Shapes:
     def size(
         scope: Scope,
         shape: Operand[TI],
-        dim: Operand[TIntegral] | int | None = None,
+        dim: Operand[TI2] | int | None = None,
         type: type[TI] | None = None,
     ) -> Operand[TI]:
         """The number of elements of a shape, or the size of one of its dimensions.
@@ -163,7 +163,7 @@ class Shapes:
                                                 _vector(inner, 1, dtype)))
 
     @staticmethod
-    def numDimensions(scope: Scope, shape: Operand[TIntegral], type: type[TI] | None = None
+    def numDimensions(scope: Scope, shape: Operand[TI2], type: type[TI] | None = None
                       ) -> Size[TI]:
         """The number of dimensions of a shape: its length.
 
@@ -185,7 +185,7 @@ class Shapes:
     def reduceDims(
         scope: Scope,
         operand: Operand[T],
-        axis: Operand[TIntegral] | int,
+        axis: Operand[TI2] | int,
         type: type[TIntegral] | None = None,
     ) -> Operand[T]:
         """Folds the dimensions from ``axis`` on into one.
@@ -209,7 +209,7 @@ class Shapes:
         return Reshape.create(inner, operand, Shapes._reduceDims(inner, shape.asOutput(), axis))
 
     @staticmethod
-    def _reduceDims(scope: Scope, shape: Output[TI], axis: Operand[TIntegral] | int
+    def _reduceDims(scope: Scope, shape: Output[TI], axis: Operand[TI2] | int
                     ) -> Concat[TI]:
         dtype = shape.dataType()
         rank = Size.create(scope, shape, outType=dtype)
@@ -255,7 +255,7 @@ class Shapes:
         return Shapes._take(scope.withSubScope("head"), shape, 1)
 
     @staticmethod
-    def take(scope: Scope, shape: Operand[TI], n: Operand[TIntegral] | int) -> Operand[TI]:
+    def take(scope: Scope, shape: Operand[TI], n: Operand[TI2] | int) -> Operand[TI]:
         """The first ``n`` dimensions of a shape.
 
         Args:
@@ -269,7 +269,7 @@ class Shapes:
         return Shapes._take(scope.withSubScope("take"), shape, n)
 
     @staticmethod
-    def _take(scope: Scope, shape: Operand[TI], n: Operand[TIntegral] | int) -> Operand[TI]:
+    def _take(scope: Scope, shape: Operand[TI], n: Operand[TI2] | int) -> Operand[TI]:
         vector = _integral("take", shape)
         dtype = vector.dataType()
         count = Cast.create(scope, _scalar(scope, n, TInt32), dtype)
@@ -289,7 +289,7 @@ class Shapes:
         return Shapes._takeLast(scope.withSubScope("tail"), shape, 1)
 
     @staticmethod
-    def takeLast(scope: Scope, shape: Operand[TI], n: Operand[TIntegral] | int) -> Operand[TI]:
+    def takeLast(scope: Scope, shape: Operand[TI], n: Operand[TI2] | int) -> Operand[TI]:
         """The last ``n`` dimensions of a shape.
 
         Args:
@@ -303,7 +303,7 @@ class Shapes:
         return Shapes._takeLast(scope.withSubScope("takeLast"), shape, n)
 
     @staticmethod
-    def _takeLast(scope: Scope, shape: Operand[TI], n: Operand[TIntegral] | int) -> Operand[TI]:
+    def _takeLast(scope: Scope, shape: Operand[TI], n: Operand[TI2] | int) -> Operand[TI]:
         vector = _integral("takeLast", shape)
         dtype = vector.dataType()
         rank = Size.create(scope, vector, outType=dtype)

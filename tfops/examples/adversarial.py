@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable, Sequence
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 from attrs import evolve, frozen
@@ -30,8 +30,8 @@ from tfops.examples import addBackendOption
 from tfops.examples.digits import loadDigits
 from tfops.framework.optimizers import Adam
 from tfops.op.core import NoOp, Placeholder, Sum, Variable
-from tfops.output import Operand, Output
-from tfops.types import TFloat64, TInt64, TType
+from tfops.output import AnyOperand, Operand, Output
+from tfops.types import TFloat64, TInt64
 
 Array = np.ndarray[Any, Any]
 F64 = Operand[TFloat64]
@@ -81,9 +81,7 @@ def crossEntropy(tf: Ops, logits: F64, labels: Operand[TInt64]) -> F64:
 
 def inputGradient(tf: Ops, loss: F64, x: F64) -> F64:
     """``d loss / d x`` from ``tf.gradients``: the direction that increases the loss fastest."""
-    grad = tf.gradients(loss, [x]).dy(0)
-    assert grad is not None, "the loss must depend on x"
-    return cast("Output[TFloat64]", grad)
+    return tf.gradients(loss, [x]).dy(0)
 
 
 def clip(tf: Ops, x: F64) -> F64:
@@ -119,7 +117,9 @@ def mix(tf: Ops, clean: F64, adversarial: F64, alpha: float) -> F64:
     )
 
 
-def gradientsOf(tf: Ops, y: F64, xs: Sequence[Operand[TFloat64]]) -> list[Output[TType] | None]:
+def gradientsOf(
+    tf: Ops, y: F64, xs: Sequence[Operand[TFloat64]]
+) -> list[Output[TFloat64] | None]:
     """``tf.gradients(y, xs)``, ``None`` where no gradient flows."""
     return tf.gradients(y, list(xs)).dy()
 
@@ -320,13 +320,13 @@ def gradientCheck(config: Config, size: int = 64) -> list[Check]:
         params = mlp.params()
         clean = crossEntropy(tf, mlp.logits(tf, inputs.x), inputs.labels)
         grad = inputGradient(tf, clean, inputs.x)
-        feeds = {
+        feeds: dict[AnyOperand, object] = {
             inputs.x: data.xTrain,
             inputs.labels: data.yTrain,
             inputs.eps: np.float64(config.eps),
         }
 
-        def run(*fetches: Operand[TType]) -> list[Array]:
+        def run(*fetches: AnyOperand) -> list[Array]:
             runner = session.runner()
             for key, value in feeds.items():
                 runner.feed(key, value)
@@ -337,7 +337,7 @@ def gradientCheck(config: Config, size: int = 64) -> list[Check]:
         def advLoss(xAdv: F64) -> F64:
             return crossEntropy(tf, mlp.logits(tf, xAdv), inputs.labels)
 
-        def paramGradients(xAdv: F64) -> tuple[list[Output[TType]], int]:
+        def paramGradients(xAdv: F64) -> tuple[list[Output[TFloat64]], int]:
             loss = mix(tf, clean, advLoss(xAdv), config.alpha)
             before = g.size()
             grads = gradientsOf(tf, loss, params)
@@ -347,7 +347,7 @@ def gradientCheck(config: Config, size: int = 64) -> list[Check]:
         def largest(values: Sequence[Array]) -> float:
             return max(float(np.max(np.abs(v))) for v in values)
 
-        def constructionGradients(xAdv: F64) -> list[Output[TType] | None]:
+        def constructionGradients(xAdv: F64) -> list[Output[TFloat64] | None]:
             return gradientsOf(tf, advLoss(xAdv), [inputs.x, grad, inputs.eps])
 
         checks = []

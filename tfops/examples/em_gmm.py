@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Iterator, Sequence
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 from attrs import frozen
@@ -42,7 +42,7 @@ from tfops.backend import Backend
 from tfops.examples import addBackendOption
 from tfops.op.core import Max, NoOp, StopGradient, Sum, Variable
 from tfops.output import Operand, Output
-from tfops.types import TFloat64, TType
+from tfops.types import TFloat64
 
 Array = np.ndarray[Any, Any]
 Parameters = tuple[Variable[TFloat64], Variable[TFloat64], Variable[TFloat64]]
@@ -138,11 +138,6 @@ def closedFormFixedPoint(x: Array, start: Mixture, tolerance: float = 1e-14,
     raise RuntimeError(f"no fixed point within {maxIterations} iterations")
 
 
-def _f64(output: Output[TType] | None) -> Output[TFloat64]:
-    assert output is not None, "every parameter reaches every objective"
-    return cast("Output[TFloat64]", output)
-
-
 @frozen
 class EmGraph:
     """The EM graph of one data set: the parameters, the objectives' scores, the M-step."""
@@ -225,10 +220,11 @@ def buildEm(x: Array, start: Mixture) -> EmGraph:
     h = tf.withSubScope("entropy")
     entropy = h.math.neg(h.sum(h.math.mul(unstopped, h.nn.logSoftmax(logJoint)), [0, 1]))
 
-    xs: list[Operand[TType]] = list(parameters)
-    objectives: dict[str, Operand[TType]] = dict(
+    xs = list(parameters)
+    objectives: dict[str, Operand[TFloat64]] = dict(
         zip(OBJECTIVES, (logLikelihood, q, qUnstopped, entropy), strict=True))
-    scores = {name: [_f64(d) for d in tf.withSubScope(name).gradients(y, xs).dy()]
+    # every parameter reaches every objective: no gradient is None
+    scores = {name: list(tf.withSubScope(name).gradients(y, xs))
               for name, y in objectives.items()}
 
     s = tf.withSubScope("mStep")

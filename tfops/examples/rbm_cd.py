@@ -22,7 +22,7 @@ import argparse
 import itertools
 import time
 from collections.abc import Sequence
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 from attrs import frozen
@@ -122,8 +122,7 @@ def cdLoss(tf: Ops, vData: F64, vModel: F64, W: F64, b: F64, c: F64) -> F64:
 def parameterGradients(tf: Ops, loss: F64, W: F64, b: F64, c: F64) -> tuple[F64, F64, F64]:
     """``tf.gradients(loss, [W, b, c])``; each is connected to the loss."""
     dW, db, dc = tf.gradients(loss, [W, b, c])
-    assert dW is not None and db is not None and dc is not None
-    return cast("F64", dW), cast("F64", db), cast("F64", dc)
+    return dW, db, dc
 
 
 def exactLogLikelihood(tf: Ops, v: F64, W: F64, b: F64, c: F64, states: Array) -> F64:

@@ -14,9 +14,8 @@ from tfops.interop.graphdef import nodeDefOf, serialize
 from tfops.operation import Operation
 
 if TYPE_CHECKING:
-    from tfops.output import Operand
+    from tfops.output import AnyOperand
     from tfops.session import Session
-    from tfops.types import TType
 
 __all__ = ["freezeSession"]
 
@@ -28,7 +27,7 @@ def _isVariable(op: Operation) -> bool:
 
 
 def freezeSession(
-    session: Session, fetches: Sequence[Operand[TType] | str] | Operand[TType] | str
+    session: Session, fetches: Sequence[AnyOperand | str] | AnyOperand | str
 ) -> bytes:
     """The serialized ``GraphDef`` of the ops ``fetches`` need, each variable a ``Const`` of
     its value in ``session`` (TensorFlow's ``convert_variables_to_constants``); no

@@ -15,12 +15,14 @@ IMPORTS = (
     "from collections.abc import Iterable, Iterator, Sequence\n"
     "from typing import Final, Generic, cast, final, overload\n\n"
     "import numpy as np\n"
+    "from numpy.typing import NDArray\n"
     "from attrs import frozen\n\n"
     "from scope import ExecutionEnvironment, HasOp, Scope\n"
     "from tfops import shape as _shape\n"
     "from tfops._operators import Operators\n"
     "from tfops.op._build import build\n"
-    "from tfops.op._typevars import TF, TI, TN, T, TF_co, TI_co, TN_co, T_co\n"
+    "from tfops.op._typevars import TF, TI, TN, T, TF2, TI2, TI3, TN2, T2, TF_co, TI_co, TN_co, "
+    "T_co, NpBool, NpFloat16, NpFloat32, NpFloat64, NpInt32, NpInt64, NpUint8\n"
     "from tfops.operation import Operation\n"
     "from tfops.output import Operand, Output, PrimitiveOp\n"
     f"from tfops.types import {', '.join(t.__name__ for t in ALL_TYPES)}, "
@@ -86,8 +88,9 @@ class _Op:
         self.mainAttr = main
         mainDef = d.attrDef(main) if main else None
         self.typeVar, self.bound = _family(mainDef.allowed) if mainDef else ("", "")
-        # the class's own parameter is covariant and distinct from create's type variable
+        # the class's own parameter (invariant) is distinct from create's type variable
         self.classVar = f"{self.typeVar}_co" if self.typeVar else ""
+        self.inputVars = self._inputVars()
         self.options = [a for a in d.attrs if a.option]
         self.params = [a for a in d.attrs if a.param]
         self.ret = f"{self.cls}[{self.typeVar}]" if self.typeVar else self.cls
@@ -104,6 +107,27 @@ class _Op:
             else:
                 self.ret = f"{self.cls}[{self.bound}]"
 
+    def _inputVars(self) -> dict[str, str]:
+        """A type variable of ``create`` for each type attribute of the inputs other than the
+        main one: the inputs it types must have one data type (``Less(x, y)``, the two ``Tidx``
+        of ``Slice``), which a family bound (``Operand[TIntegral]``) would not say."""
+        used = {self.typeVar} if self.typeVar else set()
+        found: dict[str, str] = {}
+        for i in self.d.inputs:
+            attr = i.typeAttr
+            if i.dtype is not None or attr is None or attr in found:
+                continue
+            if attr == self.mainAttr and self.typeVar:
+                continue
+            spec = self.d.attrDef(attr)
+            family = _family(spec.allowed)[0] if spec else ""
+            if not family:
+                continue
+            name = next(n for n in (family, f"{family}2", f"{family}3") if n not in used)
+            used.add(name)
+            found[attr] = name
+        return found
+
     def outputType(self, typeAttr: str | None, dtype: type[TType] | None) -> str:
         """The data type of an output inside the class (the class's parameter)."""
         if dtype is not None:
@@ -118,6 +142,8 @@ class _Op:
             inner = i.dtype.__name__
         elif i.typeAttr == self.mainAttr and self.typeVar:
             inner = self.typeVar
+        elif i.typeAttr in self.inputVars:
+            inner = self.inputVars[i.typeAttr]
         else:
             spec = self.d.attrDef(i.typeAttr) if i.typeAttr else None
             inner = _family(spec.allowed)[1] if spec else "TType"
@@ -351,8 +377,5 @@ def renderGroup(group: str, ops: list[_Op]) -> str:
         # builders chain) is an error saying to pass it to create; type checkers see the
         # static methods as written
         extra += "from typing import TYPE_CHECKING\nfrom tfops._hints import optionsOnClassOnly\n"
-        body += (
-            "\n\nif not TYPE_CHECKING:\n"
-            f"    optionsOnClassOnly({', '.join(withOptions)})\n"
-        )
+        body += f"\n\nif not TYPE_CHECKING:\n    optionsOnClassOnly({', '.join(withOptions)})\n"
     return HEADER + doc + IMPORTS + extra + "\n" + _all(names) + "\n\n" + body

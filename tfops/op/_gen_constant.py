@@ -8,6 +8,30 @@ from collections.abc import Sequence
 
 from tfops.op._gen_text import _def
 
+# A numpy array keeps its dtype, as numpy's stubs know it (``np.zeros(3)`` is float64), through
+# a type variable bounded by each numpy type (``tfops/op/_typevars.py``), so that mypy reads a
+# numpy call written in the argument from the call. float64 comes first: pyright gives an
+# array whose dtype the stubs do not know (``np.array([1, 2])``) the first overload that
+# matches, mypy gives it ``Any``.
+_ARRAY_DTYPES: tuple[tuple[str, str], ...] = (
+    ("NDArray[NpFloat64]", "TFloat64"),
+    ("NDArray[NpFloat32]", "TFloat32"),
+    ("NDArray[NpFloat16]", "TFloat16"),
+    ("NDArray[NpInt64]", "TInt64"),
+    ("NDArray[NpInt32]", "TInt32"),
+    ("NDArray[NpUint8]", "TUint8"),
+    ("NDArray[NpBool]", "TBool"),
+)
+
+
+# What the implementation of an overloaded ``Constant`` factory returns: the data type classes
+# are invariant, so no one ``Constant[X]`` holds each overload's result.
+ANY_CONSTANT = " | ".join(
+    f"Constant[{t}]"
+    for t in ("TBool", "TFloat16", "TFloat32", "TFloat64", "TInt32", "TInt64", "TUint8", "TType")
+)
+
+
 # What a value without an explicit data type becomes, in the order a type checker tries them,
 # as ``Constant.create`` and the conversion of inputs decide at run time: numpy scalars keep
 # their type (before ``float``: ``np.float64`` is a ``float``), Python bools are ``TBool``, ints
@@ -21,6 +45,7 @@ _VALUE_TYPES: tuple[tuple[str, str], ...] = (
     ("np.int32", "TInt32"),
     ("np.int64", "TInt64"),
     ("np.uint8", "TUint8"),
+    *_ARRAY_DTYPES,
     ("int | Sequence[int] | Sequence[Sequence[int]]", "TInt32"),
     ("float | Sequence[float] | Sequence[Sequence[float]]", "TFloat32"),
     ("TensorValue", "TType"),
@@ -65,7 +90,9 @@ _VECTOR_TYPES = (
 # The first matching overload is the one that applies, which is the run-time rule. Which pairs
 # mypy flags depends on numpy's stubs: ``unused-ignore`` keeps the comment quiet where another
 # numpy version does not flag one.
-_OVERLAPPING = frozenset({"bool", "np.float16", "np.float32", "np.float64", "np.int32"})
+_OVERLAPPING = frozenset(
+    {"bool", "np.float16", "np.float32", "np.float64", "np.int32", *(a for a, _ in _ARRAY_DTYPES)}
+)
 
 
 _VECTOR_OVERLAPPING = frozenset({"Sequence[bool]"})
@@ -113,25 +140,39 @@ def _arrayOfOverloads() -> str:
         overlaps = annotation.split(" | ")[0] in _OVERLAPPING
         out.append(
             "    @overload\n    @staticmethod\n"
-            + _def("arrayOf", f"scope: Scope, *data: {annotation}", f"Constant[{dtype}]", "    ",
-                   stub=True, comment=_OVERLAP if overlaps else "")
+            + _def(
+                "arrayOf",
+                f"scope: Scope, *data: {annotation}",
+                f"Constant[{dtype}]",
+                "    ",
+                stub=True,
+                comment=_OVERLAP if overlaps else "",
+            )
         )
     return "\n".join(out)
 
 
 def _constantMethods() -> str:
     """The hand-written methods of ``Constant``, typed by overloads on the value."""
+    return _methods().replace("ANY_CONSTANT", ANY_CONSTANT)
+
+
+def _methods() -> str:
     return "".join(
         [
             _overloads(
-                "create", "scope: Scope", "value", "TensorValue | _shape.Shape", _CREATE_TYPES,
+                "create",
+                "scope: Scope",
+                "value",
+                "TensorValue | _shape.Shape",
+                _CREATE_TYPES,
                 True,
             ),
             '''
     @staticmethod
     def create(
-        scope: Scope, value: TensorValue | _shape.Shape, dtype: type[TType] | None = None
-    ) -> Constant[TType]:
+        scope: Scope, value: TensorValue | _shape.Shape, dtype: type[T] | None = None
+    ) -> Constant[T] | ANY_CONSTANT:
         """Factory method to create a class wrapping a new Const operation.
 
         Without ``dtype``, a Python ``bool`` is ``TBool``, an ``int`` ``TInt32`` (``TInt64``
@@ -166,8 +207,8 @@ def _constantMethods() -> str:
             '''
     @staticmethod
     def scalarOf(
-        scope: Scope, value: float | int | bool, dtype: type[TType] | None = None
-    ) -> Constant[TType]:
+        scope: Scope, value: float | int | bool, dtype: type[T] | None = None
+    ) -> Constant[T] | ANY_CONSTANT:
         """Creates a constant containing a single element (Java's ``Constant.scalarOf``).
 
         Args:
@@ -192,8 +233,8 @@ def _constantMethods() -> str:
             '''
     @staticmethod
     def vectorOf(
-        scope: Scope, values: Sequence[float | int | bool], dtype: type[TType] | None = None
-    ) -> Constant[TType]:
+        scope: Scope, values: Sequence[float | int | bool], dtype: type[T] | None = None
+    ) -> Constant[T] | ANY_CONSTANT:
         """Creates a rank-1 constant (Java's ``Constant.vectorOf``).
 
         Args:
@@ -210,7 +251,7 @@ def _constantMethods() -> str:
             _arrayOfOverloads(),
             '''
     @staticmethod
-    def arrayOf(scope: Scope, *data: float | int | bool | np.generic) -> Constant[TType]:
+    def arrayOf(scope: Scope, *data: float | int | bool | np.generic) -> ANY_CONSTANT:
         """Creates a rank-1 constant of the elements given (Java's ``Constant.arrayOf``).
 
         The data type is the elements': Python bools ``TBool``, ints ``TInt32``, floats
@@ -238,8 +279,8 @@ def _constantMethods() -> str:
             '''
     @staticmethod
     def tensorOf(
-        scope: Scope, values: TensorValue, dtype: type[TType] | None = None
-    ) -> Constant[TType]:
+        scope: Scope, values: TensorValue, dtype: type[T] | None = None
+    ) -> Constant[T] | ANY_CONSTANT:
         """Creates a constant of any rank (Java's ``Constant.tensorOf``).
 
         Args:

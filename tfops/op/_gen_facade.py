@@ -7,14 +7,20 @@ import ast
 from tfops.composite import Endpoint
 from tfops.op._gen_classes import IMPORTS, _Op
 from tfops.op._gen_composite import endpointImports, endpointMethod
-from tfops.op._gen_constant import _CREATE_TYPES, _OVERLAP, _OVERLAPPING, _VALUE_TYPES, _overloads
+from tfops.op._gen_constant import (
+    _CREATE_TYPES,
+    _OVERLAP,
+    _OVERLAPPING,
+    _VALUE_TYPES,
+    ANY_CONSTANT,
+    _overloads,
+)
 from tfops.op._gen_handwritten import CALLABLE_GROUP, STRIDED_SLICE_FACADE
 from tfops.op._gen_text import HEADER, _all, _def, _params, _wrap
 
 # Facade methods written by hand (below) instead of from the op's create: Java's
 # ``Ops.variable(init)`` creates a variable from its initial value.
 HANDWRITTEN_FACADE = frozenset({"variable"})
-
 
 
 def _variableFacade() -> str:
@@ -45,8 +51,8 @@ def _variableFacade() -> str:
         + "\n".join(out)
         + '''
     def variable(
-        self, init: Operand[TType] | TensorValue | _shape.Shape, dtype: type[TType] | None = None
-    ) -> Variable[TType]:
+        self, init: Operand[T] | TensorValue | _shape.Shape, dtype: type[T] | None = None
+    ) -> Variable[T]:
         """Creates a variable initialized to ``init`` (Java's ``Ops.variable(init)``), or of a
         shape and data type, without an initializer (Java's ``Ops.variable(shape, dtype)``).
 
@@ -94,16 +100,34 @@ _EXTRA_FACADE = '''
         """
         return initOp(self._scope)
 
+    @overload
     def gradients(
         self,
-        y: Operand[TType] | Sequence[Operand[TType]],
-        x: Sequence[Operand[TType]],
+        y: Operand[T2] | Sequence[Operand[T2]],
+        x: Sequence[Operand[T]],
         *options: Gradients.Options,
-    ) -> Gradients:
+    ) -> Gradients[T]: ...
+
+    @overload
+    def gradients(
+        self,
+        y: AnyOperand | Sequence[AnyOperand],
+        x: Sequence[AnyOperand],
+        *options: Gradients.Options,
+    ) -> Gradients[TType]: ...
+
+    def gradients(
+        self,
+        y: Operand[T2] | Sequence[Operand[T2]] | AnyOperand | Sequence[AnyOperand],
+        x: Sequence[Operand[T]] | Sequence[AnyOperand],
+        *options: Gradients.Options,
+    ) -> Gradients[T] | Gradients[TType]:
         """Adds operations to compute the partial derivatives of sum of ``y`` w.r.t. ``x``.
 
-        ``dy(i)`` is ``None`` for an ``x`` that no ``y`` depends on (unless the option
-        ``Gradients.unconnectedGradients("zero")`` is given), so narrow it before use.
+        ``dy(i)`` has ``x[i]``'s data type (a ``Gradients[T]`` for ``x`` of one type ``T``,
+        a ``Gradients[TType]`` for several); it is ``None`` for an ``x`` that no ``y`` depends
+        on (unless the option ``Gradients.unconnectedGradients("zero")`` is given), which
+        its type leaves out (``dy()`` lists them typed with ``None``).
 
         Args:
             y: output(s) of the function to derive.
@@ -113,7 +137,8 @@ _EXTRA_FACADE = '''
         Returns:
             a new instance of Gradients.
         """
-        return Gradients.create(self._scope, y, x, *options)
+        ys = cast("AnyOperand | Sequence[AnyOperand]", y)  # (one overload for both cases)
+        return Gradients.create(self._scope, ys, cast("Sequence[AnyOperand]", x), *options)
 '''
 
 
@@ -157,8 +182,8 @@ def _facadeMethod(op: _Op, name: str | None = None) -> str:
             + "\n"
             + _def(
                 op.facade,
-                "self, value: TensorValue | _shape.Shape, dtype: type[TType] | None = None",
-                "Constant[TType]",
+                "self, value: TensorValue | _shape.Shape, dtype: type[T] | None = None",
+                f"Constant[T] | {ANY_CONSTANT}",
                 "    ",
             )
         )
@@ -306,6 +331,7 @@ def renderFacade(byGroup: dict[str, list[_Op]], endpoints: list[Endpoint]) -> st
         + "from tfops._hints import missingMethod, teachKeywords\n"
         + "from typing import TYPE_CHECKING\n"
         + "from tfops.op._gradients_op import Gradients\n"
+        + "from tfops.output import AnyOperand\n"
         + "from tfops.op._variables import initOp, variableWithInit\n"
         + "from typing import ClassVar, Generic, TypeVar, cast\n"
         + "from tfops.composite.indices import Index, StridedSliceHelper\n"

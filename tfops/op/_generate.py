@@ -4,7 +4,7 @@ Run ``python -m tfops.op._generate`` after changing a spec in ``tfops/spec`` or 
 ``tfops/composite``; the test suite fails while the checked-in files differ from what this
 produces. The output is ordinary,
 explicitly typed Python, so IDEs and type checkers see every signature and docstring: op
-classes generic in a covariant data type parameter, ``create`` generic in its own type variable
+classes generic in an invariant data type parameter, ``create`` generic in its own type variable
 (``tfops/op/_typevars.py``), ``Constant`` and ``Ops.variable`` overloaded on the value, and
 ``create`` overloaded on an option that sets the output type (``ArgMax.outputType``). The docs
 site's reference pages (``docs/reference/<group>.md``, ``ops.md``, ``api.md``) come from here too.

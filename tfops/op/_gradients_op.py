@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import Literal, final, overload
+from typing import Generic, Literal, cast, final, overload
 
 from attrs import frozen
 
@@ -11,7 +11,8 @@ from scope import Scope
 from tfops.errors import IllegalArgumentError
 from tfops.gradients import addGradients
 from tfops.graph import Graph
-from tfops.output import Operand, Output
+from tfops.op._typevars import T2, T, T_co
+from tfops.output import AnyOperand, Operand, Output
 from tfops.types import TType
 
 __all__ = ["Gradients"]
@@ -32,7 +33,7 @@ def _outputs(what: str, operands: object) -> list[Output[TType]]:
 
 
 @final
-class Gradients:
+class Gradients(Generic[T_co]):
     """Adds operations to compute the partial derivatives of sum of ``y`` w.r.t. ``x``.
 
     The gradient generator works as TensorFlow's: it adds ops to the graph that compute the
@@ -59,20 +60,41 @@ class Gradients:
     class Options:
         """Optional attributes for :class:`Gradients`."""
 
-        dx: Sequence[Operand[TType]] | None = None
+        dx: Sequence[Output[TType]] | None = None
         unconnectedGradients: Literal["none", "zero"] | None = None
 
-    def __init__(self, dy: list[Output[TType] | None]) -> None:
+    def __init__(self, dy: list[Output[T_co] | None]) -> None:
         self._dy = dy
+
+    @overload
+    @staticmethod
+    def create(
+        scope: Scope,
+        y: Operand[T2] | Sequence[Operand[T2]],
+        x: Sequence[Operand[T]],
+        *options: Gradients.Options,
+    ) -> Gradients[T]: ...
+
+    @overload
+    @staticmethod
+    def create(
+        scope: Scope,
+        y: AnyOperand | Sequence[AnyOperand],
+        x: Sequence[AnyOperand],
+        *options: Gradients.Options,
+    ) -> Gradients[TType]: ...
 
     @staticmethod
     def create(
         scope: Scope,
-        y: Operand[TType] | Sequence[Operand[TType]],
-        x: Sequence[Operand[TType]],
+        y: Operand[T2] | Sequence[Operand[T2]] | AnyOperand | Sequence[AnyOperand],
+        x: Sequence[Operand[T]] | Sequence[AnyOperand],
         *options: Gradients.Options,
-    ) -> Gradients:
+    ) -> Gradients[T] | Gradients[TType]:
         """Adds gradients computation ops to the graph according to scope.
+
+        The result is a ``Gradients[T]`` for ``x`` of one data type ``T``; for ``x`` of
+        several, a ``Gradients[TType]``.
 
         Args:
             scope: current graph scope.
@@ -97,15 +119,16 @@ class Gradients:
             if not isinstance(option, Gradients.Options):
                 raise IllegalArgumentError(f"Gradients: {option!r} is not a Gradients option")
             if option.dx is not None:
-                dx = _outputs("dx", list(option.dx))
+                dx = list(option.dx)
             if option.unconnectedGradients is not None:
                 unconnected = option.unconnectedGradients
         with graph._transaction():
             prefix = scope.makeOpName("Gradients")
-            return Gradients(addGradients(graph, prefix, ys, xs, dx, unconnected))
+            dy = addGradients(graph, prefix, ys, xs, dx, unconnected)
+            return Gradients(cast("list[Output[T] | None]", dy))  # each has its x's type
 
     @staticmethod
-    def dx(dx: Sequence[Operand[TType]]) -> Gradients.Options:
+    def dx(dx: Sequence[Operand[T]] | Sequence[AnyOperand]) -> Gradients.Options:
         """Sets the initial gradients of ``y`` (one per ``y``; by default ones).
 
         Args:
@@ -114,7 +137,7 @@ class Gradients:
         Returns:
             this Options instance.
         """
-        return Gradients.Options(dx=list(dx))
+        return Gradients.Options(dx=_outputs("dx", list(dx)))
 
     @staticmethod
     def unconnectedGradients(mode: Literal["none", "zero"]) -> Gradients.Options:
@@ -133,20 +156,27 @@ class Gradients:
         return Gradients.Options(unconnectedGradients=mode)
 
     @overload
-    def dy(self) -> list[Output[TType] | None]: ...
+    def dy(self) -> list[Output[T_co] | None]: ...
 
     @overload
-    def dy(self, index: int) -> Output[TType] | None: ...
+    def dy(self, index: int) -> Output[T_co]: ...
 
-    def dy(self, index: int | None = None) -> list[Output[TType] | None] | Output[TType] | None:
+    def dy(self, index: int | None = None) -> list[Output[T_co] | None] | Output[T_co]:
         """Returns the partial derivatives (all, or the ``index``-th), ``None`` where unconnected.
+
+        Each has its ``x``'s data type. ``dy(index)`` is typed ``Output[T]``, as TF Java's
+        ``dy(index)`` is an ``Output``: the ``None`` of an ``x`` that no ``y`` depends on (without
+        ``Gradients.unconnectedGradients("zero")``) is left out of its type, so that the
+        common case, a connected ``x``, needs no narrowing; ``dy()`` lists them typed with
+        ``None``, for a caller that checks.
         """
         if index is None:
             return list(self._dy)
-        return self._dy[index]
+        return cast("Output[T_co]", self._dy[index])
 
-    def __iter__(self) -> Iterator[Output[TType] | None]:
-        return iter(self._dy)
+    def __iter__(self) -> Iterator[Output[T_co]]:
+        """The partial derivatives in the order of ``x``, typed as ``dy(index)`` is."""
+        return iter(cast("list[Output[T_co]]", self._dy))
 
     def __len__(self) -> int:
         return len(self._dy)

@@ -73,7 +73,13 @@ def _apply(name: str, *operands: object) -> Any:
 
 
 def _truediv(scope: Scope, x: object, y: object) -> RealDiv[TFloating]:
-    dtype = next(o.dataType() for o in map(_outputOf, (x, y)) if o is not None)
+    types = [o.dataType() for o in map(_outputOf, (x, y)) if o is not None]
+    dtype = types[0]
+    if any(t is not dtype for t in types):  # as TF Python, before any cast
+        raise DataTypeError(
+            f"{x!r} / {y!r}: x and y must have the same data type, got {dtype.NAME} != "
+            f"{types[1].NAME}; cast one of them first (tf.dtypes.cast(y, {dtype.__name__}))"
+        )
     target = _TRUEDIV.get(dtype)
     if target is None:  # a float type divides as it is; bool is refused by RealDiv
         return RealDiv.create(scope, x, y)  # type: ignore[arg-type]

@@ -16,7 +16,10 @@ from typing import Final, Generic, cast, final
 from scope import Scope
 from tfops._operators import Operators
 from tfops.op._build import build
-from tfops.op._typevars import TI, TI_co
+from tfops.op._typevars import (
+    TI,
+    TI_co,
+)
 from tfops.operation import Operation
 from tfops.output import Operand, Output, PrimitiveOp
 from tfops.types import (

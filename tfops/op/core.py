@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Final, Generic, cast, final, overload
 
 import numpy as np
 from attrs import frozen
+from numpy.typing import NDArray
 
 from scope import Scope
 from tfops import shape as _shape
@@ -31,7 +32,24 @@ from tfops._hints import optionsOnClassOnly
 from tfops._operators import Operators
 from tfops.op._build import build
 from tfops.op._gradients_op import Gradients
-from tfops.op._typevars import TF, TI, TN, T, T_co, TF_co, TI_co, TN_co
+from tfops.op._typevars import (
+    TF,
+    TI,
+    TI2,
+    TN,
+    NpBool,
+    NpFloat16,
+    NpFloat32,
+    NpFloat64,
+    NpInt32,
+    NpInt64,
+    NpUint8,
+    T,
+    T_co,
+    TF_co,
+    TI_co,
+    TN_co,
+)
 from tfops.operation import Operation
 from tfops.output import Operand, Output, PrimitiveOp
 from tfops.types import (
@@ -135,7 +153,7 @@ class Fill(PrimitiveOp, Operators[T_co], Generic[T_co]):
 
     @staticmethod
     def create(
-        scope: Scope, dims: Operand[TIntegral] | TensorValue, value: Operand[T] | TensorValue
+        scope: Scope, dims: Operand[TI] | TensorValue, value: Operand[T] | TensorValue
     ) -> Fill[T]:
         """Factory method to create a class wrapping a new Fill operation.
 
@@ -250,7 +268,7 @@ class OneHot(PrimitiveOp, Operators[T_co], Generic[T_co]):
     @staticmethod
     def create(
         scope: Scope,
-        indices: Operand[TIntegral] | TensorValue,
+        indices: Operand[TI] | TensorValue,
         depth: Operand[TInt32] | TensorValue,
         on_value: Operand[T] | TensorValue,
         off_value: Operand[T] | TensorValue,
@@ -563,6 +581,48 @@ class Constant(PrimitiveOp, Operators[T_co], Generic[T_co]):
 
     @overload
     @staticmethod
+    def create(  # type: ignore[overload-overlap, unused-ignore]
+        scope: Scope, value: NDArray[NpFloat64], dtype: None = None
+    ) -> Constant[TFloat64]: ...
+
+    @overload
+    @staticmethod
+    def create(  # type: ignore[overload-overlap, unused-ignore]
+        scope: Scope, value: NDArray[NpFloat32], dtype: None = None
+    ) -> Constant[TFloat32]: ...
+
+    @overload
+    @staticmethod
+    def create(  # type: ignore[overload-overlap, unused-ignore]
+        scope: Scope, value: NDArray[NpFloat16], dtype: None = None
+    ) -> Constant[TFloat16]: ...
+
+    @overload
+    @staticmethod
+    def create(  # type: ignore[overload-overlap, unused-ignore]
+        scope: Scope, value: NDArray[NpInt64], dtype: None = None
+    ) -> Constant[TInt64]: ...
+
+    @overload
+    @staticmethod
+    def create(  # type: ignore[overload-overlap, unused-ignore]
+        scope: Scope, value: NDArray[NpInt32], dtype: None = None
+    ) -> Constant[TInt32]: ...
+
+    @overload
+    @staticmethod
+    def create(  # type: ignore[overload-overlap, unused-ignore]
+        scope: Scope, value: NDArray[NpUint8], dtype: None = None
+    ) -> Constant[TUint8]: ...
+
+    @overload
+    @staticmethod
+    def create(  # type: ignore[overload-overlap, unused-ignore]
+        scope: Scope, value: NDArray[NpBool], dtype: None = None
+    ) -> Constant[TBool]: ...
+
+    @overload
+    @staticmethod
     def create(
         scope: Scope, value: int | Sequence[int] | Sequence[Sequence[int]], dtype: None = None
     ) -> Constant[TInt32]: ...
@@ -579,8 +639,18 @@ class Constant(PrimitiveOp, Operators[T_co], Generic[T_co]):
 
     @staticmethod
     def create(
-        scope: Scope, value: TensorValue | _shape.Shape, dtype: type[TType] | None = None
-    ) -> Constant[TType]:
+        scope: Scope, value: TensorValue | _shape.Shape, dtype: type[T] | None = None
+    ) -> (
+        Constant[T]
+        | Constant[TBool]
+        | Constant[TFloat16]
+        | Constant[TFloat32]
+        | Constant[TFloat64]
+        | Constant[TInt32]
+        | Constant[TInt64]
+        | Constant[TUint8]
+        | Constant[TType]
+    ):
         """Factory method to create a class wrapping a new Const operation.
 
         Without ``dtype``, a Python ``bool`` is ``TBool``, an ``int`` ``TInt32`` (``TInt64``
@@ -628,8 +698,18 @@ class Constant(PrimitiveOp, Operators[T_co], Generic[T_co]):
 
     @staticmethod
     def scalarOf(
-        scope: Scope, value: float | int | bool, dtype: type[TType] | None = None
-    ) -> Constant[TType]:
+        scope: Scope, value: float | int | bool, dtype: type[T] | None = None
+    ) -> (
+        Constant[T]
+        | Constant[TBool]
+        | Constant[TFloat16]
+        | Constant[TFloat32]
+        | Constant[TFloat64]
+        | Constant[TInt32]
+        | Constant[TInt64]
+        | Constant[TUint8]
+        | Constant[TType]
+    ):
         """Creates a constant containing a single element (Java's ``Constant.scalarOf``).
 
         Args:
@@ -666,8 +746,18 @@ class Constant(PrimitiveOp, Operators[T_co], Generic[T_co]):
 
     @staticmethod
     def vectorOf(
-        scope: Scope, values: Sequence[float | int | bool], dtype: type[TType] | None = None
-    ) -> Constant[TType]:
+        scope: Scope, values: Sequence[float | int | bool], dtype: type[T] | None = None
+    ) -> (
+        Constant[T]
+        | Constant[TBool]
+        | Constant[TFloat16]
+        | Constant[TFloat32]
+        | Constant[TFloat64]
+        | Constant[TInt32]
+        | Constant[TInt64]
+        | Constant[TUint8]
+        | Constant[TType]
+    ):
         """Creates a rank-1 constant (Java's ``Constant.vectorOf``).
 
         Args:
@@ -731,7 +821,18 @@ class Constant(PrimitiveOp, Operators[T_co], Generic[T_co]):
     def arrayOf(scope: Scope, *data: float | int | bool | np.generic) -> Constant[TType]: ...
 
     @staticmethod
-    def arrayOf(scope: Scope, *data: float | int | bool | np.generic) -> Constant[TType]:
+    def arrayOf(
+        scope: Scope, *data: float | int | bool | np.generic
+    ) -> (
+        Constant[TBool]
+        | Constant[TFloat16]
+        | Constant[TFloat32]
+        | Constant[TFloat64]
+        | Constant[TInt32]
+        | Constant[TInt64]
+        | Constant[TUint8]
+        | Constant[TType]
+    ):
         """Creates a rank-1 constant of the elements given (Java's ``Constant.arrayOf``).
 
         The data type is the elements': Python bools ``TBool``, ints ``TInt32``, floats
@@ -800,6 +901,48 @@ class Constant(PrimitiveOp, Operators[T_co], Generic[T_co]):
 
     @overload
     @staticmethod
+    def tensorOf(  # type: ignore[overload-overlap, unused-ignore]
+        scope: Scope, values: NDArray[NpFloat64], dtype: None = None
+    ) -> Constant[TFloat64]: ...
+
+    @overload
+    @staticmethod
+    def tensorOf(  # type: ignore[overload-overlap, unused-ignore]
+        scope: Scope, values: NDArray[NpFloat32], dtype: None = None
+    ) -> Constant[TFloat32]: ...
+
+    @overload
+    @staticmethod
+    def tensorOf(  # type: ignore[overload-overlap, unused-ignore]
+        scope: Scope, values: NDArray[NpFloat16], dtype: None = None
+    ) -> Constant[TFloat16]: ...
+
+    @overload
+    @staticmethod
+    def tensorOf(  # type: ignore[overload-overlap, unused-ignore]
+        scope: Scope, values: NDArray[NpInt64], dtype: None = None
+    ) -> Constant[TInt64]: ...
+
+    @overload
+    @staticmethod
+    def tensorOf(  # type: ignore[overload-overlap, unused-ignore]
+        scope: Scope, values: NDArray[NpInt32], dtype: None = None
+    ) -> Constant[TInt32]: ...
+
+    @overload
+    @staticmethod
+    def tensorOf(  # type: ignore[overload-overlap, unused-ignore]
+        scope: Scope, values: NDArray[NpUint8], dtype: None = None
+    ) -> Constant[TUint8]: ...
+
+    @overload
+    @staticmethod
+    def tensorOf(  # type: ignore[overload-overlap, unused-ignore]
+        scope: Scope, values: NDArray[NpBool], dtype: None = None
+    ) -> Constant[TBool]: ...
+
+    @overload
+    @staticmethod
     def tensorOf(
         scope: Scope, values: int | Sequence[int] | Sequence[Sequence[int]], dtype: None = None
     ) -> Constant[TInt32]: ...
@@ -818,8 +961,18 @@ class Constant(PrimitiveOp, Operators[T_co], Generic[T_co]):
 
     @staticmethod
     def tensorOf(
-        scope: Scope, values: TensorValue, dtype: type[TType] | None = None
-    ) -> Constant[TType]:
+        scope: Scope, values: TensorValue, dtype: type[T] | None = None
+    ) -> (
+        Constant[T]
+        | Constant[TBool]
+        | Constant[TFloat16]
+        | Constant[TFloat32]
+        | Constant[TFloat64]
+        | Constant[TInt32]
+        | Constant[TInt64]
+        | Constant[TUint8]
+        | Constant[TType]
+    ):
         """Creates a constant of any rank (Java's ``Constant.tensorOf``).
 
         Args:
@@ -1098,7 +1251,7 @@ class Max(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     def create(
         scope: Scope,
         input: Operand[TN] | TensorValue,
-        axis: Operand[TIntegral] | TensorValue,
+        axis: Operand[TI] | TensorValue,
         *options: Max.Options,
         keepDims: bool | None = None,
     ) -> Max[TN]:
@@ -1174,7 +1327,7 @@ class Min(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     def create(
         scope: Scope,
         input: Operand[TN] | TensorValue,
-        axis: Operand[TIntegral] | TensorValue,
+        axis: Operand[TI] | TensorValue,
         *options: Min.Options,
         keepDims: bool | None = None,
     ) -> Min[TN]:
@@ -1253,7 +1406,7 @@ class Sum(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     def create(
         scope: Scope,
         input: Operand[TN] | TensorValue,
-        axis: Operand[TIntegral] | TensorValue,
+        axis: Operand[TI] | TensorValue,
         *options: Sum.Options,
         keepDims: bool | None = None,
     ) -> Sum[TN]:
@@ -1334,7 +1487,7 @@ class Prod(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     def create(
         scope: Scope,
         input: Operand[TN] | TensorValue,
-        axis: Operand[TIntegral] | TensorValue,
+        axis: Operand[TI] | TensorValue,
         *options: Prod.Options,
         keepDims: bool | None = None,
     ) -> Prod[TN]:
@@ -1409,7 +1562,7 @@ class All(PrimitiveOp, Operators[TBool]):
     def create(
         scope: Scope,
         input: Operand[TBool] | TensorValue,
-        axis: Operand[TIntegral] | TensorValue,
+        axis: Operand[TI] | TensorValue,
         *options: All.Options,
         keepDims: bool | None = None,
     ) -> All:
@@ -1484,7 +1637,7 @@ class Any(PrimitiveOp, Operators[TBool]):
     def create(
         scope: Scope,
         input: Operand[TBool] | TensorValue,
-        axis: Operand[TIntegral] | TensorValue,
+        axis: Operand[TI] | TensorValue,
         *options: Any.Options,
         keepDims: bool | None = None,
     ) -> Any:
@@ -1548,7 +1701,7 @@ class Rank(PrimitiveOp, Operators[TInt32]):
         self._output = cast("Output[TInt32]", operation.output(0))
 
     @staticmethod
-    def create(scope: Scope, input: Operand[TType] | TensorValue) -> Rank:
+    def create(scope: Scope, input: Operand[T] | TensorValue) -> Rank:
         """Factory method to create a class wrapping a new Rank operation.
 
         Args:
@@ -1601,24 +1754,22 @@ class Size(PrimitiveOp, Operators[TI_co], Generic[TI_co]):
 
     @overload
     @staticmethod
-    def create(scope: Scope, input: Operand[TType] | TensorValue) -> Size[TInt32]: ...
+    def create(scope: Scope, input: Operand[T] | TensorValue) -> Size[TInt32]: ...
 
     @overload
     @staticmethod
     def create(
-        scope: Scope, input: Operand[TType] | TensorValue, *options: Size.Options[TI]
+        scope: Scope, input: Operand[T] | TensorValue, *options: Size.Options[TI]
     ) -> Size[TI]: ...
 
     @overload
     @staticmethod
-    def create(
-        scope: Scope, input: Operand[TType] | TensorValue, *, outType: type[TI]
-    ) -> Size[TI]: ...
+    def create(scope: Scope, input: Operand[T] | TensorValue, *, outType: type[TI]) -> Size[TI]: ...
 
     @staticmethod
     def create(
         scope: Scope,
-        input: Operand[TType] | TensorValue,
+        input: Operand[T] | TensorValue,
         *options: Size.Options[TI],
         outType: type[TI] | None = None,
     ) -> Size[TI]:
@@ -1756,7 +1907,7 @@ class Tile(PrimitiveOp, Operators[T_co], Generic[T_co]):
 
     @staticmethod
     def create(
-        scope: Scope, input: Operand[T] | TensorValue, multiples: Operand[TIntegral] | TensorValue
+        scope: Scope, input: Operand[T] | TensorValue, multiples: Operand[TI] | TensorValue
     ) -> Tile[T]:
         """Factory method to create a class wrapping a new Tile operation.
 
@@ -1817,7 +1968,7 @@ class GatherNd(PrimitiveOp, Operators[T_co], Generic[T_co]):
     def create(
         scope: Scope,
         params: Operand[T] | TensorValue,
-        indices: Operand[TIntegral] | TensorValue,
+        indices: Operand[TI] | TensorValue,
         *options: GatherNd.Options,
         badIndicesPolicy: str | None = None,
     ) -> GatherNd[T]:
@@ -1896,9 +2047,9 @@ class ScatterNd(PrimitiveOp, Operators[T_co], Generic[T_co]):
     @staticmethod
     def create(
         scope: Scope,
-        indices: Operand[TIntegral] | TensorValue,
+        indices: Operand[TI] | TensorValue,
         updates: Operand[T] | TensorValue,
-        shape: Operand[TIntegral] | TensorValue,
+        shape: Operand[TI] | TensorValue,
         *options: ScatterNd.Options,
         badIndicesPolicy: str | None = None,
     ) -> ScatterNd[T]:
@@ -1987,7 +2138,7 @@ class TensorScatterNdUpdate(PrimitiveOp, Operators[T_co], Generic[T_co]):
     def create(
         scope: Scope,
         tensor: Operand[T] | TensorValue,
-        indices: Operand[TIntegral] | TensorValue,
+        indices: Operand[TI] | TensorValue,
         updates: Operand[T] | TensorValue,
         *options: TensorScatterNdUpdate.Options,
         badIndicesPolicy: str | None = None,
@@ -2077,7 +2228,7 @@ class TensorScatterNdAdd(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     def create(
         scope: Scope,
         tensor: Operand[TN] | TensorValue,
-        indices: Operand[TIntegral] | TensorValue,
+        indices: Operand[TI] | TensorValue,
         updates: Operand[TN] | TensorValue,
         *options: TensorScatterNdAdd.Options,
         badIndicesPolicy: str | None = None,
@@ -2213,7 +2364,7 @@ class SplitV(PrimitiveOp, Generic[T_co]):
     def create(
         scope: Scope,
         value: Operand[T] | TensorValue,
-        size_splits: Operand[TIntegral] | TensorValue,
+        size_splits: Operand[TI] | TensorValue,
         split_dim: Operand[TInt32] | TensorValue,
         numSplit: int,
     ) -> SplitV[T]:
@@ -2269,7 +2420,7 @@ class Reverse(PrimitiveOp, Operators[T_co], Generic[T_co]):
 
     @staticmethod
     def create(
-        scope: Scope, tensor: Operand[T] | TensorValue, axis: Operand[TIntegral] | TensorValue
+        scope: Scope, tensor: Operand[T] | TensorValue, axis: Operand[TI] | TensorValue
     ) -> Reverse[T]:
         """Factory method to create a class wrapping a new ReverseV2 operation.
 
@@ -2380,7 +2531,7 @@ class Where(PrimitiveOp, Operators[TInt64]):
         self._index = cast("Output[TInt64]", operation.output(0))
 
     @staticmethod
-    def create(scope: Scope, input: Operand[TType] | TensorValue) -> Where:
+    def create(scope: Scope, input: Operand[T] | TensorValue) -> Where:
         """Factory method to create a class wrapping a new Where operation.
 
         Args:
@@ -2521,8 +2672,8 @@ class Gather(PrimitiveOp, Operators[T_co], Generic[T_co]):
     def create(
         scope: Scope,
         params: Operand[T] | TensorValue,
-        indices: Operand[TIntegral] | TensorValue,
-        axis: Operand[TIntegral] | TensorValue,
+        indices: Operand[TI] | TensorValue,
+        axis: Operand[TI2] | TensorValue,
         *options: Gather.Options,
         batchDims: int | None = None,
     ) -> Gather[T]:
@@ -2596,9 +2747,7 @@ class Concat(PrimitiveOp, Operators[T_co], Generic[T_co]):
 
     @staticmethod
     def create(
-        scope: Scope,
-        values: Sequence[Operand[T] | TensorValue],
-        axis: Operand[TIntegral] | TensorValue,
+        scope: Scope, values: Sequence[Operand[T] | TensorValue], axis: Operand[TI] | TensorValue
     ) -> Concat[T]:
         """Factory method to create a class wrapping a new ConcatV2 operation.
 
@@ -2793,7 +2942,7 @@ class Pad(PrimitiveOp, Operators[T_co], Generic[T_co]):
 
     @staticmethod
     def create(
-        scope: Scope, input: Operand[T] | TensorValue, paddings: Operand[TIntegral] | TensorValue
+        scope: Scope, input: Operand[T] | TensorValue, paddings: Operand[TI] | TensorValue
     ) -> Pad[T]:
         """Factory method to create a class wrapping a new Pad operation.
 
@@ -2845,8 +2994,8 @@ class Slice(PrimitiveOp, Operators[T_co], Generic[T_co]):
     def create(
         scope: Scope,
         input: Operand[T] | TensorValue,
-        begin: Operand[TIntegral] | TensorValue,
-        size: Operand[TIntegral] | TensorValue,
+        begin: Operand[TI] | TensorValue,
+        size: Operand[TI] | TensorValue,
     ) -> Slice[T]:
         """Factory method to create a class wrapping a new Slice operation.
 
@@ -2916,9 +3065,9 @@ class StridedSlice(PrimitiveOp, Operators[T_co], Generic[T_co]):
     def create(
         scope: Scope,
         input: Operand[T] | TensorValue,
-        begin: Operand[TIntegral] | TensorValue,
-        end: Operand[TIntegral] | TensorValue,
-        strides: Operand[TIntegral] | TensorValue,
+        begin: Operand[TI] | TensorValue,
+        end: Operand[TI] | TensorValue,
+        strides: Operand[TI] | TensorValue,
         *options: StridedSlice.Options,
         beginMask: int | None = None,
         endMask: int | None = None,
@@ -3077,10 +3226,10 @@ class StridedSliceGrad(PrimitiveOp, Operators[T_co], Generic[T_co]):
     @staticmethod
     def create(
         scope: Scope,
-        shape: Operand[TIntegral] | TensorValue,
-        begin: Operand[TIntegral] | TensorValue,
-        end: Operand[TIntegral] | TensorValue,
-        strides: Operand[TIntegral] | TensorValue,
+        shape: Operand[TI] | TensorValue,
+        begin: Operand[TI] | TensorValue,
+        end: Operand[TI] | TensorValue,
+        strides: Operand[TI] | TensorValue,
         dy: Operand[T] | TensorValue,
         *options: StridedSliceGrad.Options,
         beginMask: int | None = None,
@@ -3232,24 +3381,24 @@ class Shape(PrimitiveOp, Operators[TI_co], Generic[TI_co]):
 
     @overload
     @staticmethod
-    def create(scope: Scope, input: Operand[TType] | TensorValue) -> Shape[TInt32]: ...
+    def create(scope: Scope, input: Operand[T] | TensorValue) -> Shape[TInt32]: ...
 
     @overload
     @staticmethod
     def create(
-        scope: Scope, input: Operand[TType] | TensorValue, *options: Shape.Options[TI]
+        scope: Scope, input: Operand[T] | TensorValue, *options: Shape.Options[TI]
     ) -> Shape[TI]: ...
 
     @overload
     @staticmethod
     def create(
-        scope: Scope, input: Operand[TType] | TensorValue, *, outType: type[TI]
+        scope: Scope, input: Operand[T] | TensorValue, *, outType: type[TI]
     ) -> Shape[TI]: ...
 
     @staticmethod
     def create(
         scope: Scope,
-        input: Operand[TType] | TensorValue,
+        input: Operand[T] | TensorValue,
         *options: Shape.Options[TI],
         outType: type[TI] | None = None,
     ) -> Shape[TI]:
@@ -3316,7 +3465,7 @@ class Reshape(PrimitiveOp, Operators[T_co], Generic[T_co]):
 
     @staticmethod
     def create(
-        scope: Scope, tensor: Operand[T] | TensorValue, shape: Operand[TIntegral] | TensorValue
+        scope: Scope, tensor: Operand[T] | TensorValue, shape: Operand[TI] | TensorValue
     ) -> Reshape[T]:
         """Factory method to create a class wrapping a new Reshape operation.
 
@@ -3364,7 +3513,7 @@ class ExpandDims(PrimitiveOp, Operators[T_co], Generic[T_co]):
 
     @staticmethod
     def create(
-        scope: Scope, input: Operand[T] | TensorValue, axis: Operand[TIntegral] | TensorValue
+        scope: Scope, input: Operand[T] | TensorValue, axis: Operand[TI] | TensorValue
     ) -> ExpandDims[T]:
         """Factory method to create a class wrapping a new ExpandDims operation.
 
@@ -3412,7 +3561,7 @@ class BroadcastTo(PrimitiveOp, Operators[T_co], Generic[T_co]):
 
     @staticmethod
     def create(
-        scope: Scope, input: Operand[T] | TensorValue, shape: Operand[TIntegral] | TensorValue
+        scope: Scope, input: Operand[T] | TensorValue, shape: Operand[TI] | TensorValue
     ) -> BroadcastTo[T]:
         """Factory method to create a class wrapping a new BroadcastTo operation.
 

@@ -19,12 +19,15 @@ from scope import Scope
 from tfops._hints import optionsOnClassOnly
 from tfops._operators import Operators
 from tfops.op._build import build
-from tfops.op._typevars import T, T_co
+from tfops.op._typevars import (
+    T2,
+    T,
+    T_co,
+)
 from tfops.operation import Operation
 from tfops.output import Operand, Output, PrimitiveOp
 from tfops.types import (
     TensorValue,
-    TType,
 )
 
 __all__ = [
@@ -64,7 +67,7 @@ class Cast(PrimitiveOp, Operators[T_co], Generic[T_co]):
     @staticmethod
     def create(
         scope: Scope,
-        x: Operand[TType] | TensorValue,
+        x: Operand[T2] | TensorValue,
         DstT: type[T],
         *options: Cast.Options,
         Truncate: bool | None = None,

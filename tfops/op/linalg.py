@@ -21,13 +21,20 @@ from scope import Scope
 from tfops._hints import optionsOnClassOnly
 from tfops._operators import Operators
 from tfops.op._build import build
-from tfops.op._typevars import TF, TN, T, T_co, TF_co, TN_co
+from tfops.op._typevars import (
+    TF,
+    TI,
+    TN,
+    T,
+    T_co,
+    TF_co,
+    TN_co,
+)
 from tfops.operation import Operation
 from tfops.output import Operand, Output, PrimitiveOp
 from tfops.types import (
     TensorValue,
     TInt32,
-    TIntegral,
 )
 
 __all__ = [
@@ -76,7 +83,7 @@ class Transpose(PrimitiveOp, Operators[T_co], Generic[T_co]):
 
     @staticmethod
     def create(
-        scope: Scope, x: Operand[T] | TensorValue, perm: Operand[TIntegral] | TensorValue
+        scope: Scope, x: Operand[T] | TensorValue, perm: Operand[TI] | TensorValue
     ) -> Transpose[T]:
         """Factory method to create a class wrapping a new Transpose operation.
 
@@ -1089,8 +1096,8 @@ class BandPart(PrimitiveOp, Operators[T_co], Generic[T_co]):
     def create(
         scope: Scope,
         input: Operand[T] | TensorValue,
-        num_lower: Operand[TIntegral] | TensorValue,
-        num_upper: Operand[TIntegral] | TensorValue,
+        num_lower: Operand[TI] | TensorValue,
+        num_upper: Operand[TI] | TensorValue,
     ) -> BandPart[T]:
         """Factory method to create a class wrapping a new MatrixBandPart operation.
 
@@ -1154,7 +1161,7 @@ class EuclideanNorm(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     def create(
         scope: Scope,
         input: Operand[TN] | TensorValue,
-        axis: Operand[TIntegral] | TensorValue,
+        axis: Operand[TI] | TensorValue,
         *options: EuclideanNorm.Options,
         keepDims: bool | None = None,
     ) -> EuclideanNorm[TN]:

@@ -27,17 +27,22 @@ from scope import Scope
 from tfops._hints import optionsOnClassOnly
 from tfops._operators import Operators
 from tfops.op._build import build
-from tfops.op._typevars import TF, TI, TN, TF_co, TI_co, TN_co
+from tfops.op._typevars import (
+    TF,
+    TI,
+    TI2,
+    TN,
+    T,
+    TF_co,
+    TI_co,
+    TN_co,
+)
 from tfops.operation import Operation
 from tfops.output import Operand, Output, PrimitiveOp
 from tfops.types import (
     TBool,
     TensorValue,
-    TFloating,
     TInt64,
-    TIntegral,
-    TNumber,
-    TType,
 )
 
 __all__ = [
@@ -201,8 +206,8 @@ class UnsortedSegmentSum(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     def create(
         scope: Scope,
         data: Operand[TN] | TensorValue,
-        segment_ids: Operand[TIntegral] | TensorValue,
-        num_segments: Operand[TIntegral] | TensorValue,
+        segment_ids: Operand[TI] | TensorValue,
+        num_segments: Operand[TI2] | TensorValue,
     ) -> UnsortedSegmentSum[TN]:
         """Factory method to create a class wrapping a new UnsortedSegmentSum operation.
 
@@ -767,9 +772,7 @@ class Equal(PrimitiveOp, Operators[TBool]):
         self._z = cast("Output[TBool]", operation.output(0))
 
     @staticmethod
-    def create(
-        scope: Scope, x: Operand[TType] | TensorValue, y: Operand[TType] | TensorValue
-    ) -> Equal:
+    def create(scope: Scope, x: Operand[T] | TensorValue, y: Operand[T] | TensorValue) -> Equal:
         """Factory method to create a class wrapping a new Equal operation.
 
         Args:
@@ -872,7 +875,7 @@ class Mean(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     def create(
         scope: Scope,
         input: Operand[TN] | TensorValue,
-        axis: Operand[TIntegral] | TensorValue,
+        axis: Operand[TI] | TensorValue,
         *options: Mean.Options,
         keepDims: bool | None = None,
     ) -> Mean[TN]:
@@ -949,17 +952,15 @@ class ArgMax(PrimitiveOp, Operators[TI_co], Generic[TI_co]):
     @overload
     @staticmethod
     def create(
-        scope: Scope,
-        input: Operand[TType] | TensorValue,
-        dimension: Operand[TIntegral] | TensorValue,
+        scope: Scope, input: Operand[T] | TensorValue, dimension: Operand[TI2] | TensorValue
     ) -> ArgMax[TInt64]: ...
 
     @overload
     @staticmethod
     def create(
         scope: Scope,
-        input: Operand[TType] | TensorValue,
-        dimension: Operand[TIntegral] | TensorValue,
+        input: Operand[T] | TensorValue,
+        dimension: Operand[TI2] | TensorValue,
         *options: ArgMax.Options[TI],
     ) -> ArgMax[TI]: ...
 
@@ -967,8 +968,8 @@ class ArgMax(PrimitiveOp, Operators[TI_co], Generic[TI_co]):
     @staticmethod
     def create(
         scope: Scope,
-        input: Operand[TType] | TensorValue,
-        dimension: Operand[TIntegral] | TensorValue,
+        input: Operand[T] | TensorValue,
+        dimension: Operand[TI2] | TensorValue,
         *,
         outputType: type[TI],
     ) -> ArgMax[TI]: ...
@@ -976,8 +977,8 @@ class ArgMax(PrimitiveOp, Operators[TI_co], Generic[TI_co]):
     @staticmethod
     def create(
         scope: Scope,
-        input: Operand[TType] | TensorValue,
-        dimension: Operand[TIntegral] | TensorValue,
+        input: Operand[T] | TensorValue,
+        dimension: Operand[TI2] | TensorValue,
         *options: ArgMax.Options[TI],
         outputType: type[TI] | None = None,
     ) -> ArgMax[TI]:
@@ -1054,17 +1055,15 @@ class ArgMin(PrimitiveOp, Operators[TI_co], Generic[TI_co]):
     @overload
     @staticmethod
     def create(
-        scope: Scope,
-        input: Operand[TType] | TensorValue,
-        dimension: Operand[TIntegral] | TensorValue,
+        scope: Scope, input: Operand[T] | TensorValue, dimension: Operand[TI2] | TensorValue
     ) -> ArgMin[TInt64]: ...
 
     @overload
     @staticmethod
     def create(
         scope: Scope,
-        input: Operand[TType] | TensorValue,
-        dimension: Operand[TIntegral] | TensorValue,
+        input: Operand[T] | TensorValue,
+        dimension: Operand[TI2] | TensorValue,
         *options: ArgMin.Options[TI],
     ) -> ArgMin[TI]: ...
 
@@ -1072,8 +1071,8 @@ class ArgMin(PrimitiveOp, Operators[TI_co], Generic[TI_co]):
     @staticmethod
     def create(
         scope: Scope,
-        input: Operand[TType] | TensorValue,
-        dimension: Operand[TIntegral] | TensorValue,
+        input: Operand[T] | TensorValue,
+        dimension: Operand[TI2] | TensorValue,
         *,
         outputType: type[TI],
     ) -> ArgMin[TI]: ...
@@ -1081,8 +1080,8 @@ class ArgMin(PrimitiveOp, Operators[TI_co], Generic[TI_co]):
     @staticmethod
     def create(
         scope: Scope,
-        input: Operand[TType] | TensorValue,
-        dimension: Operand[TIntegral] | TensorValue,
+        input: Operand[T] | TensorValue,
+        dimension: Operand[TI2] | TensorValue,
         *options: ArgMin.Options[TI],
         outputType: type[TI] | None = None,
     ) -> ArgMin[TI]:
@@ -1161,7 +1160,7 @@ class Cumsum(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     def create(
         scope: Scope,
         x: Operand[TN] | TensorValue,
-        axis: Operand[TIntegral] | TensorValue,
+        axis: Operand[TI] | TensorValue,
         *options: Cumsum.Options,
         exclusive: bool | None = None,
         reverse: bool | None = None,
@@ -1602,8 +1601,8 @@ class NotEqual(PrimitiveOp, Operators[TBool]):
     @staticmethod
     def create(
         scope: Scope,
-        x: Operand[TType] | TensorValue,
-        y: Operand[TType] | TensorValue,
+        x: Operand[T] | TensorValue,
+        y: Operand[T] | TensorValue,
         *options: NotEqual.Options,
         incompatibleShapeError: bool | None = None,
     ) -> NotEqual:
@@ -1671,9 +1670,7 @@ class Less(PrimitiveOp, Operators[TBool]):
         self._z = cast("Output[TBool]", operation.output(0))
 
     @staticmethod
-    def create(
-        scope: Scope, x: Operand[TNumber] | TensorValue, y: Operand[TNumber] | TensorValue
-    ) -> Less:
+    def create(scope: Scope, x: Operand[TN] | TensorValue, y: Operand[TN] | TensorValue) -> Less:
         """Factory method to create a class wrapping a new Less operation.
 
         Args:
@@ -1721,7 +1718,7 @@ class LessEqual(PrimitiveOp, Operators[TBool]):
 
     @staticmethod
     def create(
-        scope: Scope, x: Operand[TNumber] | TensorValue, y: Operand[TNumber] | TensorValue
+        scope: Scope, x: Operand[TN] | TensorValue, y: Operand[TN] | TensorValue
     ) -> LessEqual:
         """Factory method to create a class wrapping a new LessEqual operation.
 
@@ -1769,9 +1766,7 @@ class Greater(PrimitiveOp, Operators[TBool]):
         self._z = cast("Output[TBool]", operation.output(0))
 
     @staticmethod
-    def create(
-        scope: Scope, x: Operand[TNumber] | TensorValue, y: Operand[TNumber] | TensorValue
-    ) -> Greater:
+    def create(scope: Scope, x: Operand[TN] | TensorValue, y: Operand[TN] | TensorValue) -> Greater:
         """Factory method to create a class wrapping a new Greater operation.
 
         Args:
@@ -1819,7 +1814,7 @@ class GreaterEqual(PrimitiveOp, Operators[TBool]):
 
     @staticmethod
     def create(
-        scope: Scope, x: Operand[TNumber] | TensorValue, y: Operand[TNumber] | TensorValue
+        scope: Scope, x: Operand[TN] | TensorValue, y: Operand[TN] | TensorValue
     ) -> GreaterEqual:
         """Factory method to create a class wrapping a new GreaterEqual operation.
 
@@ -2869,7 +2864,7 @@ class SegmentSum(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
 
     @staticmethod
     def create(
-        scope: Scope, data: Operand[TN] | TensorValue, segment_ids: Operand[TIntegral] | TensorValue
+        scope: Scope, data: Operand[TN] | TensorValue, segment_ids: Operand[TI] | TensorValue
     ) -> SegmentSum[TN]:
         """Factory method to create a class wrapping a new SegmentSum operation.
 
@@ -2923,7 +2918,7 @@ class SegmentMean(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
 
     @staticmethod
     def create(
-        scope: Scope, data: Operand[TN] | TensorValue, segment_ids: Operand[TIntegral] | TensorValue
+        scope: Scope, data: Operand[TN] | TensorValue, segment_ids: Operand[TI] | TensorValue
     ) -> SegmentMean[TN]:
         """Factory method to create a class wrapping a new SegmentMean operation.
 
@@ -2979,7 +2974,7 @@ class SegmentMax(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
 
     @staticmethod
     def create(
-        scope: Scope, data: Operand[TN] | TensorValue, segment_ids: Operand[TIntegral] | TensorValue
+        scope: Scope, data: Operand[TN] | TensorValue, segment_ids: Operand[TI] | TensorValue
     ) -> SegmentMax[TN]:
         """Factory method to create a class wrapping a new SegmentMax operation.
 
@@ -3035,7 +3030,7 @@ class SegmentMin(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
 
     @staticmethod
     def create(
-        scope: Scope, data: Operand[TN] | TensorValue, segment_ids: Operand[TIntegral] | TensorValue
+        scope: Scope, data: Operand[TN] | TensorValue, segment_ids: Operand[TI] | TensorValue
     ) -> SegmentMin[TN]:
         """Factory method to create a class wrapping a new SegmentMin operation.
 
@@ -3088,7 +3083,7 @@ class SegmentProd(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
 
     @staticmethod
     def create(
-        scope: Scope, data: Operand[TN] | TensorValue, segment_ids: Operand[TIntegral] | TensorValue
+        scope: Scope, data: Operand[TN] | TensorValue, segment_ids: Operand[TI] | TensorValue
     ) -> SegmentProd[TN]:
         """Factory method to create a class wrapping a new SegmentProd operation.
 
@@ -3147,8 +3142,8 @@ class UnsortedSegmentMax(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     def create(
         scope: Scope,
         data: Operand[TN] | TensorValue,
-        segment_ids: Operand[TIntegral] | TensorValue,
-        num_segments: Operand[TIntegral] | TensorValue,
+        segment_ids: Operand[TI] | TensorValue,
+        num_segments: Operand[TI2] | TensorValue,
     ) -> UnsortedSegmentMax[TN]:
         """Factory method to create a class wrapping a new UnsortedSegmentMax operation.
 
@@ -3208,8 +3203,8 @@ class UnsortedSegmentMin(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     def create(
         scope: Scope,
         data: Operand[TN] | TensorValue,
-        segment_ids: Operand[TIntegral] | TensorValue,
-        num_segments: Operand[TIntegral] | TensorValue,
+        segment_ids: Operand[TI] | TensorValue,
+        num_segments: Operand[TI2] | TensorValue,
     ) -> UnsortedSegmentMin[TN]:
         """Factory method to create a class wrapping a new UnsortedSegmentMin operation.
 
@@ -3265,8 +3260,8 @@ class UnsortedSegmentProd(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     def create(
         scope: Scope,
         data: Operand[TN] | TensorValue,
-        segment_ids: Operand[TIntegral] | TensorValue,
-        num_segments: Operand[TIntegral] | TensorValue,
+        segment_ids: Operand[TI] | TensorValue,
+        num_segments: Operand[TI2] | TensorValue,
     ) -> UnsortedSegmentProd[TN]:
         """Factory method to create a class wrapping a new UnsortedSegmentProd operation.
 
@@ -3333,7 +3328,7 @@ class Cumprod(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     def create(
         scope: Scope,
         x: Operand[TN] | TensorValue,
-        axis: Operand[TIntegral] | TensorValue,
+        axis: Operand[TI] | TensorValue,
         *options: Cumprod.Options,
         exclusive: bool | None = None,
         reverse: bool | None = None,
@@ -3412,7 +3407,7 @@ class IsInf(PrimitiveOp, Operators[TBool]):
         self._y = cast("Output[TBool]", operation.output(0))
 
     @staticmethod
-    def create(scope: Scope, x: Operand[TFloating] | TensorValue) -> IsInf:
+    def create(scope: Scope, x: Operand[TF] | TensorValue) -> IsInf:
         """Factory method to create a class wrapping a new IsInf operation.
 
         Args:
@@ -4260,7 +4255,7 @@ class IsFinite(PrimitiveOp, Operators[TBool]):
         self._y = cast("Output[TBool]", operation.output(0))
 
     @staticmethod
-    def create(scope: Scope, x: Operand[TFloating] | TensorValue) -> IsFinite:
+    def create(scope: Scope, x: Operand[TF] | TensorValue) -> IsFinite:
         """Factory method to create a class wrapping a new IsFinite operation.
 
         Args:
@@ -4304,7 +4299,7 @@ class IsNan(PrimitiveOp, Operators[TBool]):
         self._y = cast("Output[TBool]", operation.output(0))
 
     @staticmethod
-    def create(scope: Scope, x: Operand[TFloating] | TensorValue) -> IsNan:
+    def create(scope: Scope, x: Operand[TF] | TensorValue) -> IsNan:
         """Factory method to create a class wrapping a new IsNan operation.
 
         Args:

@@ -25,7 +25,13 @@ from scope import Scope
 from tfops._hints import optionsOnClassOnly
 from tfops._operators import Operators
 from tfops.op._build import build
-from tfops.op._typevars import TF, TN, TF_co, TN_co
+from tfops.op._typevars import (
+    TF,
+    TI,
+    TN,
+    TF_co,
+    TN_co,
+)
 from tfops.operation import Operation
 from tfops.output import Operand, Output, PrimitiveOp
 from tfops.types import (
@@ -1982,7 +1988,7 @@ class SparseSoftmaxCrossEntropyWithLogits(PrimitiveOp, Generic[TF_co]):
 
     @staticmethod
     def create(
-        scope: Scope, features: Operand[TF] | TensorValue, labels: Operand[TIntegral] | TensorValue
+        scope: Scope, features: Operand[TF] | TensorValue, labels: Operand[TI] | TensorValue
     ) -> SparseSoftmaxCrossEntropyWithLogits[TF]:
         """Factory method to create a class wrapping a new
         SparseSoftmaxCrossEntropyWithLogits operation.
@@ -3213,7 +3219,7 @@ class TopK(PrimitiveOp, Generic[TN_co]):
     def create(
         scope: Scope,
         input: Operand[TN] | TensorValue,
-        k: Operand[TIntegral] | TensorValue,
+        k: Operand[TI] | TensorValue,
         *options: TopK.Options,
         sorted: bool | None = None,
         indexType: type[TIntegral] | None = None,
@@ -3302,8 +3308,8 @@ class InTopK(PrimitiveOp, Operators[TBool]):
     def create(
         scope: Scope,
         predictions: Operand[TFloat32] | TensorValue,
-        targets: Operand[TIntegral] | TensorValue,
-        k: Operand[TIntegral] | TensorValue,
+        targets: Operand[TI] | TensorValue,
+        k: Operand[TI] | TensorValue,
     ) -> InTopK:
         """Factory method to create a class wrapping a new InTopKV2 operation.
 

@@ -20,15 +20,22 @@ from scope import Scope
 from tfops._hints import optionsOnClassOnly
 from tfops._operators import Operators
 from tfops.op._build import build
-from tfops.op._typevars import TF, TI, T, T_co, TF_co, TI_co
+from tfops.op._typevars import (
+    TF,
+    TI,
+    TI2,
+    TN,
+    T,
+    T_co,
+    TF_co,
+    TI_co,
+)
 from tfops.operation import Operation
 from tfops.output import Operand, Output, PrimitiveOp
 from tfops.types import (
     TensorValue,
     TFloat32,
     TInt32,
-    TIntegral,
-    TNumber,
 )
 
 __all__ = [
@@ -78,7 +85,7 @@ class RandomUniform(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     @staticmethod
     def create(
         scope: Scope,
-        shape: Operand[TIntegral] | TensorValue,
+        shape: Operand[TI] | TensorValue,
         dtype: type[TF],
         *options: RandomUniform.Options,
         seed: int | None = None,
@@ -175,7 +182,7 @@ class RandomStandardNormal(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     @staticmethod
     def create(
         scope: Scope,
-        shape: Operand[TIntegral] | TensorValue,
+        shape: Operand[TI] | TensorValue,
         dtype: type[TF],
         *options: RandomStandardNormal.Options,
         seed: int | None = None,
@@ -271,7 +278,7 @@ class TruncatedNormal(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     @staticmethod
     def create(
         scope: Scope,
-        shape: Operand[TIntegral] | TensorValue,
+        shape: Operand[TI] | TensorValue,
         dtype: type[TF],
         *options: TruncatedNormal.Options,
         seed: int | None = None,
@@ -369,7 +376,7 @@ class RandomUniformInt(PrimitiveOp, Operators[TI_co], Generic[TI_co]):
     @staticmethod
     def create(
         scope: Scope,
-        shape: Operand[TIntegral] | TensorValue,
+        shape: Operand[TI2] | TensorValue,
         minval: Operand[TI] | TensorValue,
         maxval: Operand[TI] | TensorValue,
         *options: RandomUniformInt.Options,
@@ -564,7 +571,7 @@ class Multinomial(PrimitiveOp, Operators[TI_co], Generic[TI_co]):
     @staticmethod
     def create(
         scope: Scope,
-        logits: Operand[TNumber] | TensorValue,
+        logits: Operand[TN] | TensorValue,
         num_samples: Operand[TInt32] | TensorValue,
         outputDtype: type[TI],
         *options: Multinomial.Options,
@@ -664,17 +671,15 @@ class StatelessRandomUniform(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     @overload
     @staticmethod
     def create(
-        scope: Scope,
-        shape: Operand[TIntegral] | TensorValue,
-        seed: Operand[TIntegral] | TensorValue,
+        scope: Scope, shape: Operand[TI] | TensorValue, seed: Operand[TI2] | TensorValue
     ) -> StatelessRandomUniform[TFloat32]: ...
 
     @overload
     @staticmethod
     def create(
         scope: Scope,
-        shape: Operand[TIntegral] | TensorValue,
-        seed: Operand[TIntegral] | TensorValue,
+        shape: Operand[TI] | TensorValue,
+        seed: Operand[TI2] | TensorValue,
         *options: StatelessRandomUniform.Options[TF],
     ) -> StatelessRandomUniform[TF]: ...
 
@@ -682,8 +687,8 @@ class StatelessRandomUniform(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     @staticmethod
     def create(
         scope: Scope,
-        shape: Operand[TIntegral] | TensorValue,
-        seed: Operand[TIntegral] | TensorValue,
+        shape: Operand[TI] | TensorValue,
+        seed: Operand[TI2] | TensorValue,
         *,
         dtype: type[TF],
     ) -> StatelessRandomUniform[TF]: ...
@@ -691,8 +696,8 @@ class StatelessRandomUniform(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     @staticmethod
     def create(
         scope: Scope,
-        shape: Operand[TIntegral] | TensorValue,
-        seed: Operand[TIntegral] | TensorValue,
+        shape: Operand[TI] | TensorValue,
+        seed: Operand[TI2] | TensorValue,
         *options: StatelessRandomUniform.Options[TF],
         dtype: type[TF] | None = None,
     ) -> StatelessRandomUniform[TF]:
@@ -772,17 +777,15 @@ class StatelessRandomNormal(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     @overload
     @staticmethod
     def create(
-        scope: Scope,
-        shape: Operand[TIntegral] | TensorValue,
-        seed: Operand[TIntegral] | TensorValue,
+        scope: Scope, shape: Operand[TI] | TensorValue, seed: Operand[TI2] | TensorValue
     ) -> StatelessRandomNormal[TFloat32]: ...
 
     @overload
     @staticmethod
     def create(
         scope: Scope,
-        shape: Operand[TIntegral] | TensorValue,
-        seed: Operand[TIntegral] | TensorValue,
+        shape: Operand[TI] | TensorValue,
+        seed: Operand[TI2] | TensorValue,
         *options: StatelessRandomNormal.Options[TF],
     ) -> StatelessRandomNormal[TF]: ...
 
@@ -790,8 +793,8 @@ class StatelessRandomNormal(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     @staticmethod
     def create(
         scope: Scope,
-        shape: Operand[TIntegral] | TensorValue,
-        seed: Operand[TIntegral] | TensorValue,
+        shape: Operand[TI] | TensorValue,
+        seed: Operand[TI2] | TensorValue,
         *,
         dtype: type[TF],
     ) -> StatelessRandomNormal[TF]: ...
@@ -799,8 +802,8 @@ class StatelessRandomNormal(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     @staticmethod
     def create(
         scope: Scope,
-        shape: Operand[TIntegral] | TensorValue,
-        seed: Operand[TIntegral] | TensorValue,
+        shape: Operand[TI] | TensorValue,
+        seed: Operand[TI2] | TensorValue,
         *options: StatelessRandomNormal.Options[TF],
         dtype: type[TF] | None = None,
     ) -> StatelessRandomNormal[TF]:
@@ -880,17 +883,15 @@ class StatelessTruncatedNormal(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     @overload
     @staticmethod
     def create(
-        scope: Scope,
-        shape: Operand[TIntegral] | TensorValue,
-        seed: Operand[TIntegral] | TensorValue,
+        scope: Scope, shape: Operand[TI] | TensorValue, seed: Operand[TI2] | TensorValue
     ) -> StatelessTruncatedNormal[TFloat32]: ...
 
     @overload
     @staticmethod
     def create(
         scope: Scope,
-        shape: Operand[TIntegral] | TensorValue,
-        seed: Operand[TIntegral] | TensorValue,
+        shape: Operand[TI] | TensorValue,
+        seed: Operand[TI2] | TensorValue,
         *options: StatelessTruncatedNormal.Options[TF],
     ) -> StatelessTruncatedNormal[TF]: ...
 
@@ -898,8 +899,8 @@ class StatelessTruncatedNormal(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     @staticmethod
     def create(
         scope: Scope,
-        shape: Operand[TIntegral] | TensorValue,
-        seed: Operand[TIntegral] | TensorValue,
+        shape: Operand[TI] | TensorValue,
+        seed: Operand[TI2] | TensorValue,
         *,
         dtype: type[TF],
     ) -> StatelessTruncatedNormal[TF]: ...
@@ -907,8 +908,8 @@ class StatelessTruncatedNormal(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     @staticmethod
     def create(
         scope: Scope,
-        shape: Operand[TIntegral] | TensorValue,
-        seed: Operand[TIntegral] | TensorValue,
+        shape: Operand[TI] | TensorValue,
+        seed: Operand[TI2] | TensorValue,
         *options: StatelessTruncatedNormal.Options[TF],
         dtype: type[TF] | None = None,
     ) -> StatelessTruncatedNormal[TF]:

@@ -21,7 +21,10 @@ from scope import Scope
 from tfops._hints import optionsOnClassOnly
 from tfops._operators import Operators
 from tfops.op._build import build
-from tfops.op._typevars import TF, TF_co
+from tfops.op._typevars import (
+    TF,
+    TF_co,
+)
 from tfops.operation import Operation
 from tfops.output import Operand, Output, PrimitiveOp
 from tfops.types import (

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, TypeAlias, cast, final
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar, cast, final
 
 import numpy as np
 
@@ -27,7 +27,7 @@ from tfops.errors import DataTypeError, IllegalArgumentError
 from tfops.operation import Operation
 from tfops.output import Operand, Output
 from tfops.shape import Shape
-from tfops.types import TFloating, TIntegral, TType
+from tfops.types import TFloat16, TFloat32, TFloat64, TFloating, TIntegral, TType
 
 if TYPE_CHECKING:  # rules receive the facade; they never import it
     from tfops.ops import Ops
@@ -45,7 +45,9 @@ __all__ = [
     "sumToShape",
 ]
 
-Grads: TypeAlias = Sequence["Operand[TFloating] | None"]
+Grads: TypeAlias = Sequence[
+    "Operand[TFloating] | Operand[TFloat16] | Operand[TFloat32] | Operand[TFloat64] | None"
+]
 """What a rule returns: one gradient (or ``None``) per input of the op."""
 
 GradientRule: TypeAlias = Callable[["Ops", "GradOp", "Output[TFloating]"], Grads]
@@ -179,7 +181,10 @@ def lookupGradient(opType: str) -> tuple[bool, GradientRule | None]:
     return True, _RULES[opType]
 
 
-def floating(t: Output[TType]) -> Output[TFloating]:
+_T = TypeVar("_T", bound=TType)  # an output of any data type (Output is invariant in it)
+
+
+def floating(t: Output[_T]) -> Output[TFloating]:
     """``t`` typed as floating point (gradients flow only through floats).
 
     Raises:
@@ -190,7 +195,7 @@ def floating(t: Output[TType]) -> Output[TFloating]:
     return cast("Output[TFloating]", t)
 
 
-def integral(t: Output[TType]) -> Output[TIntegral]:
+def integral(t: Output[_T]) -> Output[TIntegral]:
     """``t`` typed as an integer tensor (axes, shapes).
 
     Raises:
@@ -201,7 +206,7 @@ def integral(t: Output[TType]) -> Output[TIntegral]:
     return cast("Output[TIntegral]", t)
 
 
-def sumToShape(tf: Ops, grad: Output[TFloating], x: Output[TType]) -> Output[TFloating]:
+def sumToShape(tf: Ops, grad: Output[TFloating], x: Output[_T]) -> Output[TFloating]:
     """Sums ``grad`` (of a shape ``x`` broadcasts to) back to the shape of ``x``.
 
     With static shapes the summed axes are known now; otherwise ``BroadcastGradientArgs`` finds

@@ -15,7 +15,7 @@ from tfops.output import Operand, Output
 from tfops.shape import Shape
 from tfops.spec.grad import GradOp, Grads, registerGradient
 from tfops.spec.rules import NUMBERS
-from tfops.types import TFloating, TIntegral, TUint8
+from tfops.types import TFloating, TInt32, TUint8
 
 if TYPE_CHECKING:
     from tfops.ops import Ops
@@ -172,7 +172,7 @@ def _axis(subscripts: str, label: str) -> int:
 
 
 def _gradReduced(tf: Ops, grad: Output[TFloating], outputSubs: str, inputSubs: str,
-                 shape: Output[TIntegral], reduced: str) -> Output[TFloating]:
+                 shape: Output[TInt32], reduced: str) -> Output[TFloating]:
     """The gradient of a one-input einsum ``inputSubs -> outputSubs`` that sums over the
     labels ``reduced``: ``grad`` broadcast along them, then placed by an einsum."""
     axes = [_axis(inputSubs, label) for label in reduced]
@@ -189,7 +189,7 @@ def _einsum(tf: Ops, inputs: list[Operand[TFloating]], equation: str) -> Output[
 
 
 def _gradWrt(tf: Ops, grad: Output[TFloating], other: Output[TFloating],
-             shape: Output[TIntegral], inputSubs: str, otherSubs: str,
+             shape: Output[TInt32], inputSubs: str, otherSubs: str,
              outputSubs: str) -> Output[TFloating]:
     reduced = "".join(sorted(set(inputSubs) - set(outputSubs + otherSubs + ".")))
     left = "".join(s for s in inputSubs if s not in reduced)
@@ -199,15 +199,15 @@ def _gradWrt(tf: Ops, grad: Output[TFloating], other: Output[TFloating],
     return _gradReduced(tf, partial, left, inputSubs, shape, reduced)
 
 
-def _unbroadcast(tf: Ops, grad: Output[TFloating], shape: Output[TIntegral], subs: str,
-                 axes: Output[TIntegral]) -> Output[TFloating]:
+def _unbroadcast(tf: Ops, grad: Output[TFloating], shape: Output[TInt32], subs: str,
+                 axes: Output[TInt32]) -> Output[TFloating]:
     """``grad`` summed over the ``axes`` (counted from the ellipsis) that broadcast, reshaped
     to ``shape``."""
     start = subs.find(".")
     return tf.reshape(tf.sum(grad, tf.math.add(axes, start)), shape).asOutput()
 
 
-def _ellipsisDims(tf: Ops, shape: Output[TIntegral], subs: str) -> Output[TIntegral]:
+def _ellipsisDims(tf: Ops, shape: Output[TInt32], subs: str) -> Output[TInt32]:
     start = subs.find(".")
     rest = len(subs) - start - 1
     size = tf.math.sub(tf.math.sub(tf.size(shape), start), rest)

@@ -300,7 +300,8 @@ def _batchNormGradGrad(tf: Ops, op: GradOp, g: Output[TFloating]) -> Grads:
     dy, x, scale = op.x(0), op.x(1), op.x(2)
     half = x.dataType() is TFloat16
     if half:  # composed in single precision
-        dy, x = tf.dtypes.cast(dy, TFloat32).asOutput(), tf.dtypes.cast(x, TFloat32).asOutput()
+        dy = floating(tf.dtypes.cast(dy, TFloat32).asOutput())
+        x = floating(tf.dtypes.cast(x, TFloat32).asOutput())
     outputs = _composedBatchNormGrad(
         tf, dy, x, scale, op.x(3), op.x(4), float(op.attr("epsilon")),
         str(op.attr("data_format")), bool(op.attr("is_training")))
@@ -314,7 +315,7 @@ def _batchNormGradGrad(tf: Ops, op: GradOp, g: Output[TFloating]) -> Grads:
     result: list[Operand[TFloating] | None] = []
     for i, d in enumerate(grads):
         if d is not None and half and i < 2:
-            d = tf.dtypes.cast(d, TFloat16).asOutput()
+            d = floating(tf.dtypes.cast(d, TFloat16).asOutput())
         result.append(None if d is None else floating(d))
     return [*result, None, None, None]
 
