@@ -385,3 +385,22 @@ def test_aLoopOfTenThousandOpsRunsInBoundedMemory() -> None:
             gc.enable()
         assert float(x.asTensor()[0]) == 12_000.0
         assert grown < 16_000, f"memory grew by {grown} bytes over 10,000 eager ops"
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_anEagerTensorHasAValueForNumpyBoolAndIteration(backend: str) -> None:
+    """As TF Python's eager tensors: ``np.asarray(x)`` is the value, ``bool`` is numpy's
+    (one element only), iteration gives ``x[0], x[1], ...``; a graph's tensor refuses all
+    three (tests/test_operators.py)."""
+    with EagerSession(backend=backend) as session:
+        tf = Ops.create(session)
+        x = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+        np.testing.assert_array_equal(np.asarray(x), [[1.0, 2.0], [3.0, 4.0]])
+        assert np.asarray(x.asOutput(), dtype=np.float64).dtype == np.float64
+        rows = [np.asarray(row) for row in x]
+        np.testing.assert_array_equal(rows, [[1.0, 2.0], [3.0, 4.0]])
+        assert bool(tf.math.greater(tf.constant(2.0), 1.0)) is True
+        with pytest.raises(ValueError, match="more than one element"):
+            bool(x)
+        with pytest.raises(TypeError, match="scalar"):
+            iter(tf.constant(1.0))

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from types import EllipsisType
-from typing import TYPE_CHECKING, Any, Generic, NoReturn, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 from tfops.types import TFloat32, TFloat64, TFloating, TInt32, TInt64, TNumber, TType, TUint8
 
@@ -68,6 +68,15 @@ def _build(name: str, *operands: object) -> Any:
     if apply is None:  # pragma: no cover - tfops/__init__ installs it
         raise RuntimeError("tfops operators are not installed: import tfops first")
     return apply(name, *operands)
+
+
+def _eagerValue(x: object) -> Array | None:
+    """The value of ``x`` if it is a tensor of an ``EagerSession``, else None (a graph's)."""
+    out = x.asOutput()  # type: ignore[attr-defined]
+    if not out.op().graph().isEager():
+        return None
+    value: Array = out.asTensor()
+    return value
 
 
 _NO_VALUE = (
@@ -215,19 +224,38 @@ class Operators(Generic[T_co]):
         result: StridedSlice[T] = _build("getitem", self, index)
         return result
 
-    # -- what a symbolic tensor is not -------------------------------------------------------
-    def __bool__(self) -> NoReturn:
-        raise TypeError(
-            f"the truth value of {self!r} is unknown: it {_NO_VALUE}; in the graph, compare "
-            "with tf.math.less/equal... and choose with tf.select"
-        )
+    # -- values: an eager tensor has one, a graph's symbolic tensor has none -----------------
+    def __bool__(self) -> bool:
+        """In eager mode, the truth value of the tensor's value (numpy's: one element only);
+        a graph's tensor raises ``TypeError``."""
+        value = _eagerValue(self)
+        if value is None:
+            raise TypeError(
+                f"the truth value of {self!r} is unknown: it {_NO_VALUE}; in the graph, compare "
+                "with tf.math.less/equal... and choose with tf.select"
+            )
+        return bool(value)
 
     def __iter__(self) -> Iterator[Any]:
-        raise TypeError(
-            f"{self!r} is not iterable: it {_NO_VALUE}; in the graph, take parts with x[i] "
-            "or tf.unstack"
-        )
+        """In eager mode, ``x[0], x[1], ...`` along the first axis (as TF Python's eager
+        tensors); a graph's tensor raises ``TypeError``."""
+        value = _eagerValue(self)
+        if value is None:
+            raise TypeError(
+                f"{self!r} is not iterable: it {_NO_VALUE}; in the graph, take parts with x[i] "
+                "or tf.unstack"
+            )
+        if value.ndim == 0:
+            raise TypeError(f"{self!r} is a scalar (shape []): it has no parts to iterate over")
+        return (self[i] for i in range(len(value)))
 
-    def __array__(self, dtype: object = None, copy: object = None) -> NoReturn:
-        raise TypeError(f"{self!r} cannot be converted to a numpy array: it {_NO_VALUE}")
+    def __array__(self, dtype: object = None, copy: object = None) -> Array:
+        """In eager mode, the tensor's value (``np.asarray(x)``); a graph's tensor raises
+        ``TypeError``."""
+        value = _eagerValue(self)
+        if value is None:
+            raise TypeError(f"{self!r} cannot be converted to a numpy array: it {_NO_VALUE}")
+        if dtype is not None:
+            return value.astype(dtype)  # type: ignore[call-overload, no-any-return]
+        return value.copy() if copy else value
 
