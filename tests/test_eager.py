@@ -283,7 +283,7 @@ def test_graphAndEagerOperandsDoNotMix(eager: EagerSession) -> None:
 
 
 def test_aSessionOfAnEagerSessionIsRefused(eager: EagerSession) -> None:
-    with pytest.raises(IllegalArgumentError, match=r"EagerSession runs its ops as they are created"):
+    with pytest.raises(IllegalArgumentError, match=r"EagerSession runs its ops as they are"):
         Session(eager)
 
 

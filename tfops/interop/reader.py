@@ -151,8 +151,11 @@ class NodeReader:
     """Builds one ``NodeDef`` as an op of ``graph``, named by ``full(name)``."""
 
     def __init__(self, graph: Graph, node: Any, opdef: OpDef, full: Callable[[str], str]) -> None:
-        self.graph, self.node, self.opdef, self.full = graph, node, opdef, full
-        self.where = f"node '{node.name}' ({node.op})"
+        self.graph: Graph = graph
+        self.node: Any = node
+        self.opdef: OpDef = opdef
+        self.full: Callable[[str], str] = full
+        self.where: str = f"node '{node.name}' ({node.op})"
 
     def build(self, built: dict[str, Operation]) -> Operation:
         """Adds the op; ``built`` holds the ops of the nodes already read, by node name."""
