@@ -48,5 +48,6 @@ __all__ = [
     "explainGradient",
     "GradientReport",
     "errors",
+    "summary",
     "types",
 ]

@@ -11,6 +11,7 @@ from scope import NameRegistry, Scope
 from tfops.builder import OperationBuilder
 from tfops.dot import toDot
 from tfops.errors import DataTypeError, IllegalArgumentError, IllegalStateError
+
 # an upward call (pyproject.toml's layers): Graph.toGraphDef / importGraphDef are TF Java's
 # methods of Graph, written in the interop layer above it
 from tfops.interop.graphdef import exportGraphDef, importGraphDef
