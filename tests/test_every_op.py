@@ -194,6 +194,14 @@ SAMPLES: dict[str, Callable[[Any], Any]] = {
         c(tf, np.ones((1, 2, 2, 1), np.float32)), c(tf, np.ones((1, 1, 1, 1), np.float32)),
         c(tf, np.ones((1, 2, 2, 1), np.float32)), c(tf, [1, 2, 2, 1]), c(tf, [1, 2, 2, 1]),
         "VALID"),
+    "MaxPool": lambda tf: tf.nn.maxPoolV1(
+        c(tf, np.ones((1, 2, 2, 1), np.float32)), [1, 2, 2, 1], [1, 2, 2, 1], "VALID"),
+    "MaxPoolGrad": lambda tf: tf.nn.maxPoolGradV1(
+        c(tf, np.ones((1, 2, 2, 1), np.float32)), c(tf, np.ones((1, 1, 1, 1), np.float32)),
+        c(tf, np.ones((1, 1, 1, 1), np.float32)), [1, 2, 2, 1], [1, 2, 2, 1], "VALID"),
+    "MaxPoolGradGrad": lambda tf: tf.nn.maxPoolGradGradV1(
+        c(tf, np.ones((1, 2, 2, 1), np.float32)), c(tf, np.ones((1, 1, 1, 1), np.float32)),
+        c(tf, np.ones((1, 2, 2, 1), np.float32)), [1, 2, 2, 1], [1, 2, 2, 1], "VALID"),
     "AvgPool": lambda tf: tf.nn.avgPool(
         c(tf, np.ones((1, 2, 2, 1), np.float32)), [1, 2, 2, 1], [1, 2, 2, 1], "VALID"),
     "AvgPoolGrad": lambda tf: tf.nn.avgPoolGrad(
