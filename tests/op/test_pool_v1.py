@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 from opchecks import assertGradient, assertRejected, placeholder
 
-from tfops import Graph, Ops, Shape
+from tfops import Graph, Operation, Ops, Shape
 from tfops.errors import InvalidArgumentError
 from tfops.op.nn import MaxPoolGradGradV1, MaxPoolGradV1, MaxPoolV1
 from tfops.types import TFloat32, TInt32
@@ -26,6 +26,13 @@ HERE = f"created at {__file__}:"
 FIXTURES = np.load(Path(__file__).parents[1] / "fixtures" / "tf" / "conv.npz")
 CASES = sorted({key.split("/")[0] for key in FIXTURES.files if key.startswith("pool_")})
 K2 = [1, 2, 2, 1]
+
+
+def ints(op: Operation, name: str) -> list[int]:
+    """The list(int) attribute ``name`` of ``op``."""
+    value = op.attr(name)
+    assert isinstance(value, (list, tuple))
+    return [int(v) for v in value]
 
 
 def sample(shape: Any, seed: int) -> Any:
@@ -63,12 +70,12 @@ def test_classesAreTensorFlowsFirstOpsWithSizesAsAttributes(tf: Ops) -> None:
         "MaxPoolV1",
         "MaxPool",
     )
-    assert (y.op().numInputs(), list(y.op().attr("ksize")), list(y.op().attr("strides"))) == (
+    assert (y.op().numInputs(), ints(y.op(), "ksize"), ints(y.op(), "strides")) == (
         1,
         K2,
         K2,
     )
-    assert (y.op().attr("data_format"), list(y.op().attr("explicit_paddings"))) == ("NHWC", [])
+    assert (y.op().attr("data_format"), ints(y.op(), "explicit_paddings")) == ("NHWC", [])
     assert y.output().shape() == Shape.of(1, 2, 2, 2) and y.output().dataType() is TFloat32
     g = tf.nn.maxPoolGradV1(x, y, y, K2, K2, "VALID", MaxPoolGradV1.dataFormat("NHWC"))
     gg = tf.nn.maxPoolGradGradV1(x, y, x, K2, K2, "VALID", MaxPoolGradGradV1.dataFormat("NHWC"))
@@ -225,7 +232,7 @@ def test_gradientOpsAreTensorFlows(tf: Ops) -> None:
     y = tf.nn.maxPoolV1(x, K2, K2, "VALID")
     dx = tf.gradients(y, [x]).dy(0)
     assert dx is not None and dx.op().type() == "MaxPoolGrad"
-    assert list(dx.op().attr("ksize")) == K2
+    assert ints(dx.op(), "ksize") == K2
     g = tf.constant(np.ones((1, 2, 2, 1)))
     grad = tf.nn.maxPoolGradV1(x, y, g, K2, K2, "VALID")
     dg = tf.gradients(grad, [g]).dy(0)
