@@ -73,10 +73,8 @@ def assertTensorFlows(got: list[Any], want: list[Any], labels: list[str]) -> Non
         assert value.dtype == theirs.dtype and value.shape == theirs.shape, label
         # float32 sums in another order: a few units in the last place of the largest value
         # (the maxima, the losses' and the second gradients' values come out exact)
-        scale = float(np.abs(theirs).max()) if theirs.size else 0.0
-        np.testing.assert_allclose(
-            value, theirs, rtol=1e-6, atol=4 * float(np.finfo(np.float32).eps) * scale, err_msg=label
-        )
+        ulp = float(np.finfo(np.float32).eps) * (float(np.abs(theirs).max()) if theirs.size else 0)
+        np.testing.assert_allclose(value, theirs, rtol=1e-6, atol=4 * ulp, err_msg=label)
 
 
 def test_tfopsHasEveryOpTypeTheFixturesUseButDynamicStitch() -> None:
