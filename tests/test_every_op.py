@@ -74,6 +74,7 @@ SAMPLES: dict[str, Callable[[Any], Any]] = {
     "ConcatV2": lambda tf: tf.concat([c(tf, F), c(tf, [3.0])], c(tf, 0)),
     "Pack": lambda tf: tf.stack([c(tf, F), c(tf, [3.0, 4.0])]),
     "Unpack": lambda tf: tf.unstack(c(tf, M), 2),
+    "ShapeN": lambda tf: tf.shapeN([c(tf, F), c(tf, M)]),
     "Pad": lambda tf: tf.pad(c(tf, F), c(tf, [[1, 1]])),
     "Slice": lambda tf: tf.slice(c(tf, F), c(tf, [1]), c(tf, [1])),
     "StridedSlice": lambda tf: tf.stridedSlice(c(tf, F), c(tf, [0]), c(tf, [1]), c(tf, [1])),

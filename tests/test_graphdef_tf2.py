@@ -28,7 +28,7 @@ from tfops.types import TFloat32
 
 FIXTURES = Path(__file__).parent / "fixtures" / "tf"
 VALUES = np.load(FIXTURES / "tf2_models.npz")
-MODELS = ["keras_mlp", "keras_cnn", "pool"]
+MODELS = ["keras_mlp", "keras_cnn", "keras_cnn_gradients", "pool"]
 OP_TYPES: dict[str, list[str]] = json.loads(str(VALUES["ops"]))
 
 
@@ -85,6 +85,7 @@ def test_tfopsHasEveryOpTypeTheFixturesUseButDynamicStitch() -> None:
     assert missing == {
         "keras_mlp": [],
         "keras_cnn": [],
+        "keras_cnn_gradients": [],
         "pool": [],
         "pool_any_batch": ["DynamicStitch"],
     }

@@ -72,6 +72,7 @@ from tfops.op.core import (
     Select,
     SetDiff1d,
     Shape,
+    ShapeN,
     Size,
     Slice,
     Split,
@@ -5457,6 +5458,39 @@ class Ops:
             a new instance of OnesLike.
         """
         return OnesLike.create(self._scope, x)
+
+    @overload
+    def shapeN(self, input: Sequence[Operand[T] | TensorValue]) -> ShapeN[TInt32]: ...
+
+    @overload
+    def shapeN(
+        self, input: Sequence[Operand[T] | TensorValue], *options: ShapeN.Options[TI]
+    ) -> ShapeN[TI]: ...
+
+    @overload
+    def shapeN(
+        self, input: Sequence[Operand[T] | TensorValue], *, outType: type[TI]
+    ) -> ShapeN[TI]: ...
+
+    def shapeN(
+        self,
+        input: Sequence[Operand[T] | TensorValue],
+        *options: ShapeN.Options[TI],
+        outType: type[TI] | None = None,
+    ) -> ShapeN[TI]:
+        """Returns shape of tensors.
+
+        Args:
+            input: the tensors whose shapes are returned.
+            options: carries optional attribute values (``ShapeN.outType(...)``).
+            outType: the data type of the results (the same as the option).
+
+        Returns:
+            a new instance of ShapeN.
+        """
+        if outType is not None:
+            options = (*options, ShapeN.outType(outType))
+        return ShapeN.create(self._scope, input, *options)
 
     def assign(
         self,
