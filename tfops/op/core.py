@@ -3735,8 +3735,9 @@ class ShapeN(PrimitiveOp, Generic[TI_co]):
     Example:
         >>> g = Graph(); tf = Ops.create(g)
         >>> shapes = tf.shapeN([tf.constant([[1.0, 2.0, 3.0]]), tf.constant([4.0, 5.0])])
-        >>> first, second = Session(g).runner().fetch(shapes.output()[0]).fetch(shapes.output()[1]).run()
-        >>> [first.tolist(), second.tolist()]
+        >>> first, second = shapes.output()
+        >>> values = Session(g).runner().fetch(first).fetch(second).run()
+        >>> [v.tolist() for v in values]
         [[1, 3], [2]]
     """
 

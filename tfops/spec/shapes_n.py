@@ -57,9 +57,9 @@ registerOp(
         example=(
             ">>> g = Graph(); tf = Ops.create(g)\n"
             ">>> shapes = tf.shapeN([tf.constant([[1.0, 2.0, 3.0]]), tf.constant([4.0, 5.0])])\n"
-            ">>> first, second = Session(g).runner().fetch(shapes.output()[0])"
-            ".fetch(shapes.output()[1]).run()\n"
-            ">>> [first.tolist(), second.tolist()]\n"
+            ">>> first, second = shapes.output()\n"
+            ">>> values = Session(g).runner().fetch(first).fetch(second).run()\n"
+            ">>> [v.tolist() for v in values]\n"
             "[[1, 3], [2]]"
         ),
     )
