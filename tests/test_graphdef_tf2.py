@@ -1,12 +1,13 @@
 """GraphDefs of typical TensorFlow 2.21 programs import into tfops and give TensorFlow's values.
 
 The fixtures (``tests/fixtures/tf/make_tf2_models.py``): a Keras 3 MLP and a Keras 3 CNN traced
-in inference and frozen, and ``tf.compat.v1`` graph code with max and average pooling, a softmax
-cross-entropy and its first and second gradients by ``tf.compat.v1.gradients``. Each runs on
-every backend with TensorFlow's outputs (float32: a few units in the last place), and tfops'
-own gradients of the imported graphs give TensorFlow's. The same program on inputs of any batch
-size makes TensorFlow compute gradient shapes with DynamicStitch, which tfops does not have: it
-is refused, naming it.
+in inference and frozen, the CNN's loss and gradients by ``tf.GradientTape`` frozen the same way
+(a convolution's gradient reads shapes with ShapeN), and ``tf.compat.v1`` graph code with max
+and average pooling, a softmax cross-entropy and its first and second gradients by
+``tf.compat.v1.gradients``. Each runs on every backend with TensorFlow's outputs (float32: a
+few units in the last place), and tfops' own gradients of the imported graphs give
+TensorFlow's. The same program on inputs of any batch size makes TensorFlow compute gradient
+shapes with DynamicStitch, which tfops does not have: it is refused, naming it.
 """
 
 from __future__ import annotations
