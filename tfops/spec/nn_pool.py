@@ -4,7 +4,9 @@ TF Java's ``MaxPool`` is the op MaxPoolV2, whose window sizes and strides are in
 (constant ones give a static output shape); it differentiates through MaxPoolGradV2 (TF Java's
 ``MaxPoolGrad``), which differentiates through MaxPoolGradGradV2 (``MaxPoolGradGrad``), which
 has no gradient in TensorFlow. AvgPool differentiates through AvgPoolGrad, which differentiates
-through AvgPool. The window geometry is :mod:`tfops.spec.nn_window`.
+through AvgPool. The window geometry is :mod:`tfops.spec.nn_window`. TensorFlow's first max
+pooling ops, whose window sizes are attributes (``tf.nn.max_pool2d`` writes them), are
+:mod:`tfops.spec.nn_pool_v1`, built from the pieces this module exports.
 """
 
 from __future__ import annotations
