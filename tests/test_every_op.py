@@ -74,6 +74,7 @@ SAMPLES: dict[str, Callable[[Any], Any]] = {
     "ConcatV2": lambda tf: tf.concat([c(tf, F), c(tf, [3.0])], c(tf, 0)),
     "Pack": lambda tf: tf.stack([c(tf, F), c(tf, [3.0, 4.0])]),
     "Unpack": lambda tf: tf.unstack(c(tf, M), 2),
+    "ShapeN": lambda tf: tf.shapeN([c(tf, F), c(tf, M)]),
     "Pad": lambda tf: tf.pad(c(tf, F), c(tf, [[1, 1]])),
     "Slice": lambda tf: tf.slice(c(tf, F), c(tf, [1]), c(tf, [1])),
     "StridedSlice": lambda tf: tf.stridedSlice(c(tf, F), c(tf, [0]), c(tf, [1]), c(tf, [1])),
@@ -194,6 +195,14 @@ SAMPLES: dict[str, Callable[[Any], Any]] = {
         c(tf, np.ones((1, 2, 2, 1), np.float32)), c(tf, np.ones((1, 1, 1, 1), np.float32)),
         c(tf, np.ones((1, 2, 2, 1), np.float32)), c(tf, [1, 2, 2, 1]), c(tf, [1, 2, 2, 1]),
         "VALID"),
+    "MaxPool": lambda tf: tf.nn.maxPoolV1(
+        c(tf, np.ones((1, 2, 2, 1), np.float32)), [1, 2, 2, 1], [1, 2, 2, 1], "VALID"),
+    "MaxPoolGrad": lambda tf: tf.nn.maxPoolGradV1(
+        c(tf, np.ones((1, 2, 2, 1), np.float32)), c(tf, np.ones((1, 1, 1, 1), np.float32)),
+        c(tf, np.ones((1, 1, 1, 1), np.float32)), [1, 2, 2, 1], [1, 2, 2, 1], "VALID"),
+    "MaxPoolGradGrad": lambda tf: tf.nn.maxPoolGradGradV1(
+        c(tf, np.ones((1, 2, 2, 1), np.float32)), c(tf, np.ones((1, 1, 1, 1), np.float32)),
+        c(tf, np.ones((1, 2, 2, 1), np.float32)), [1, 2, 2, 1], [1, 2, 2, 1], "VALID"),
     "AvgPool": lambda tf: tf.nn.avgPool(
         c(tf, np.ones((1, 2, 2, 1), np.float32)), [1, 2, 2, 1], [1, 2, 2, 1], "VALID"),
     "AvgPoolGrad": lambda tf: tf.nn.avgPoolGrad(

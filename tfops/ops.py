@@ -72,6 +72,7 @@ from tfops.op.core import (
     Select,
     SetDiff1d,
     Shape,
+    ShapeN,
     Size,
     Slice,
     Split,
@@ -217,6 +218,9 @@ from tfops.op.nn import (
     MaxPool,
     MaxPoolGrad,
     MaxPoolGradGrad,
+    MaxPoolGradGradV1,
+    MaxPoolGradV1,
+    MaxPoolV1,
     Relu,
     Relu6,
     Relu6Grad,
@@ -2752,6 +2756,135 @@ class NnOps:
         return AvgPoolGrad.create(
             self._scope,
             orig_input_shape,
+            grad,
+            ksize,
+            strides,
+            padding,
+            *options,
+            dataFormat=dataFormat,
+        )
+
+    def maxPoolV1(
+        self,
+        input: Operand[TN] | TensorValue,
+        ksize: Sequence[int],
+        strides: Sequence[int],
+        padding: str,
+        *options: MaxPoolV1.Options,
+        explicitPaddings: Sequence[int] | None = None,
+        dataFormat: str | None = None,
+    ) -> MaxPoolV1[TN]:
+        """Performs max pooling on the input.
+
+        Args:
+            input: a 4-D tensor in the layout of ``data_format``.
+            ksize: the size of the window for each dimension of the input, in the order of
+                ``data_format``; 1 for the batch and the depth.
+            strides: the stride of the sliding window for each dimension of the input, in the order
+                of ``data_format``; 1 for the batch and the depth.
+            padding: the padding algorithm: "SAME", "VALID" or "EXPLICIT".
+            options: carries optional attribute values (``MaxPoolV1.explicitPaddings(...)``,
+                ``MaxPoolV1.dataFormat(...)``).
+            explicitPaddings: with "EXPLICIT" padding, the padding before and after each dimension,
+                8 values in the order of ``data_format`` (0 for the batch and the depth; each
+                smaller than the window); empty otherwise (the same as the option).
+            dataFormat: the layout of the input and output: "NHWC" (batch, height, width, channels)
+                or "NCHW" (the same as the option).
+
+        Returns:
+            a new instance of MaxPoolV1.
+        """
+        return MaxPoolV1.create(
+            self._scope,
+            input,
+            ksize,
+            strides,
+            padding,
+            *options,
+            explicitPaddings=explicitPaddings,
+            dataFormat=dataFormat,
+        )
+
+    def maxPoolGradV1(
+        self,
+        orig_input: Operand[TN] | TensorValue,
+        orig_output: Operand[TN] | TensorValue,
+        grad: Operand[TN] | TensorValue,
+        ksize: Sequence[int],
+        strides: Sequence[int],
+        padding: str,
+        *options: MaxPoolGradV1.Options,
+        explicitPaddings: Sequence[int] | None = None,
+        dataFormat: str | None = None,
+    ) -> MaxPoolGradV1[TN]:
+        """Computes gradients of the maxpooling function.
+
+        Args:
+            orig_input: the input of the max pooling.
+            orig_output: the output of the max pooling.
+            grad: the gradient of the pooling's output, of its shape.
+            ksize: the size of the window for each dimension of the input, in the order of
+                ``data_format``; 1 for the batch and the depth.
+            strides: the stride of the sliding window for each dimension of the input, in the order
+                of ``data_format``; 1 for the batch and the depth.
+            padding: the padding algorithm: "SAME", "VALID" or "EXPLICIT".
+            options: carries optional attribute values (``MaxPoolGradV1.explicitPaddings(...)``,
+                ``MaxPoolGradV1.dataFormat(...)``).
+            explicitPaddings: with "EXPLICIT" padding, the padding before and after each dimension,
+                8 values in the order of ``data_format`` (0 for the batch and the depth; each
+                smaller than the window); empty otherwise (the same as the option).
+            dataFormat: the layout of the input and output: "NHWC" (batch, height, width, channels)
+                or "NCHW" (the same as the option).
+
+        Returns:
+            a new instance of MaxPoolGradV1.
+        """
+        return MaxPoolGradV1.create(
+            self._scope,
+            orig_input,
+            orig_output,
+            grad,
+            ksize,
+            strides,
+            padding,
+            *options,
+            explicitPaddings=explicitPaddings,
+            dataFormat=dataFormat,
+        )
+
+    def maxPoolGradGradV1(
+        self,
+        orig_input: Operand[TN] | TensorValue,
+        orig_output: Operand[TN] | TensorValue,
+        grad: Operand[TN] | TensorValue,
+        ksize: Sequence[int],
+        strides: Sequence[int],
+        padding: str,
+        *options: MaxPoolGradGradV1.Options,
+        dataFormat: str | None = None,
+    ) -> MaxPoolGradGradV1[TN]:
+        """Computes second-order gradients of the maxpooling function.
+
+        Args:
+            orig_input: the input of the max pooling.
+            orig_output: the output of the max pooling.
+            grad: the gradient of the pooling's input, of its shape.
+            ksize: the size of the window for each dimension of the input, in the order of
+                ``data_format``; 1 for the batch and the depth.
+            strides: the stride of the sliding window for each dimension of the input, in the order
+                of ``data_format``; 1 for the batch and the depth.
+            padding: the padding algorithm: "SAME" or "VALID".
+            options: carries optional attribute values (``MaxPoolGradGradV1.dataFormat(...)``).
+            dataFormat: the layout of the input and output: "NHWC" (batch, height, width, channels)
+                or "NCHW" (the same as the option).
+
+        Returns:
+            a new instance of MaxPoolGradGradV1.
+        """
+        return MaxPoolGradGradV1.create(
+            self._scope,
+            orig_input,
+            orig_output,
             grad,
             ksize,
             strides,
@@ -5325,6 +5458,39 @@ class Ops:
             a new instance of OnesLike.
         """
         return OnesLike.create(self._scope, x)
+
+    @overload
+    def shapeN(self, input: Sequence[Operand[T] | TensorValue]) -> ShapeN[TInt32]: ...
+
+    @overload
+    def shapeN(
+        self, input: Sequence[Operand[T] | TensorValue], *options: ShapeN.Options[TI]
+    ) -> ShapeN[TI]: ...
+
+    @overload
+    def shapeN(
+        self, input: Sequence[Operand[T] | TensorValue], *, outType: type[TI]
+    ) -> ShapeN[TI]: ...
+
+    def shapeN(
+        self,
+        input: Sequence[Operand[T] | TensorValue],
+        *options: ShapeN.Options[TI],
+        outType: type[TI] | None = None,
+    ) -> ShapeN[TI]:
+        """Returns shape of tensors.
+
+        Args:
+            input: the tensors whose shapes are returned.
+            options: carries optional attribute values (``ShapeN.outType(...)``).
+            outType: the data type of the results (the same as the option).
+
+        Returns:
+            a new instance of ShapeN.
+        """
+        if outType is not None:
+            options = (*options, ShapeN.outType(outType))
+        return ShapeN.create(self._scope, input, *options)
 
     def assign(
         self,

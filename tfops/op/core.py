@@ -6,8 +6,8 @@ Fill, Range, OneHot, Select, CheckNumerics, AssertThat, Constant, Placeholder, I
 StopGradient, Max, Min, Sum, Prod, All, Any, Rank, Size, Squeeze, Tile, GatherNd, ScatterNd,
 TensorScatterNdUpdate, TensorScatterNdAdd, Split, SplitV, Reverse, ClipByValue, Where,
 SetDiff1d, Gather, Concat, Stack, Unstack, Pad, Slice, StridedSlice, StridedSliceGrad, Shape,
-Reshape, ExpandDims, BroadcastTo, BroadcastGradientArgs, ZerosLike, OnesLike, Variable, Assign,
-AssignAdd, AssignSub, NoOp.
+Reshape, ExpandDims, BroadcastTo, BroadcastGradientArgs, ZerosLike, OnesLike, ShapeN, Variable,
+Assign, AssignAdd, AssignSub, NoOp.
 
 Each class wraps one operation type; ``create`` adds a new operation to a scope's graph.
 The examples assume ``import numpy as np``, ``from tfops import Graph, Ops, Session,
@@ -110,6 +110,7 @@ __all__ = [
     "BroadcastGradientArgs",
     "ZerosLike",
     "OnesLike",
+    "ShapeN",
     "Variable",
     "Assign",
     "AssignAdd",
@@ -3724,6 +3725,95 @@ class OnesLike(PrimitiveOp, Operators[T_co], Generic[T_co]):
 
 
 @final
+class ShapeN(PrimitiveOp, Generic[TI_co]):
+    """Returns shape of tensors.
+
+    Output ``i`` is the shape of ``input[i]``, a vector of the sizes of its dimensions,
+    as Shape gives it for each tensor alone. The tensors share one data type. The class
+    is iterable over its outputs.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> shapes = tf.shapeN([tf.constant([[1.0, 2.0, 3.0]]), tf.constant([4.0, 5.0])])
+        >>> first, second = shapes.output()
+        >>> values = Session(g).runner().fetch(first).fetch(second).run()
+        >>> [v.tolist() for v in values]
+        [[1, 3], [2]]
+    """
+
+    OP_NAME: Final = "ShapeN"
+
+    __slots__ = ("_output",)
+
+    @frozen
+    class Options(Generic[TI]):
+        """Optional attributes for :class:`ShapeN`."""
+
+        outType: type[TI] | None = None
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._output = [cast("Output[TI_co]", o) for o in operation.outputs()]
+
+    @overload
+    @staticmethod
+    def create(scope: Scope, input: Sequence[Operand[T] | TensorValue]) -> ShapeN[TInt32]: ...
+
+    @overload
+    @staticmethod
+    def create(
+        scope: Scope, input: Sequence[Operand[T] | TensorValue], *options: ShapeN.Options[TI]
+    ) -> ShapeN[TI]: ...
+
+    @overload
+    @staticmethod
+    def create(
+        scope: Scope, input: Sequence[Operand[T] | TensorValue], *, outType: type[TI]
+    ) -> ShapeN[TI]: ...
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        input: Sequence[Operand[T] | TensorValue],
+        *options: ShapeN.Options[TI],
+        outType: type[TI] | None = None,
+    ) -> ShapeN[TI]:
+        """Factory method to create a class wrapping a new ShapeN operation.
+
+        Args:
+            scope: current scope.
+            input: the tensors whose shapes are returned.
+            options: carries optional attribute values (``ShapeN.outType(...)``).
+            outType: the data type of the results (the same as the option).
+
+        Returns:
+            a new instance of ShapeN.
+        """
+        operation = build(scope, "ShapeN", (input,), {"out_type": outType}, options)
+        return ShapeN(operation)
+
+    @staticmethod
+    def outType(outType: type[TI]) -> ShapeN.Options[TI]:
+        """Sets the ``outType`` option.
+
+        Args:
+            outType: the data type of the results.
+
+        Returns:
+            this Options instance.
+        """
+        return ShapeN.Options(outType=outType)
+
+    def output(self) -> list[Output[TI_co]]:
+        """Returns the shape of each tensor of ``input``."""
+        return list(self._output)
+
+    def __iter__(self) -> Iterator[Output[TI_co]]:
+        """Iterates over the shape of each tensor of ``input``."""
+        return iter(self._output)
+
+
+@final
 class Variable(PrimitiveOp, Operators[T_co], Generic[T_co]):
     """Holds state in the form of a tensor that persists across steps.
 
@@ -4087,6 +4177,7 @@ if not TYPE_CHECKING:
         StridedSlice,
         StridedSliceGrad,
         Shape,
+        ShapeN,
         Assign,
         AssignAdd,
         AssignSub,

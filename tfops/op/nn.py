@@ -7,7 +7,8 @@ Selu, SeluGrad, Softsign, SoftsignGrad, Conv2d, Conv2dBackpropInput, Conv2dBackp
 DepthwiseConv2dNative, DepthwiseConv2dNativeBackpropInput, DepthwiseConv2dNativeBackpropFilter,
 Softmax, LogSoftmax, SoftmaxCrossEntropyWithLogits, SparseSoftmaxCrossEntropyWithLogits, L2Loss,
 FusedBatchNorm, FusedBatchNormGrad, LocalResponseNormalization, LocalResponseNormalizationGrad,
-MaxPool, MaxPoolGrad, MaxPoolGradGrad, AvgPool, AvgPoolGrad, TopK, InTopK.
+MaxPool, MaxPoolGrad, MaxPoolGradGrad, AvgPool, AvgPoolGrad, MaxPoolV1, MaxPoolGradV1,
+MaxPoolGradGradV1, TopK, InTopK.
 
 Each class wraps one operation type; ``create`` adds a new operation to a scope's graph.
 The examples assume ``import numpy as np``, ``from tfops import Graph, Ops, Session,
@@ -77,6 +78,9 @@ __all__ = [
     "MaxPoolGradGrad",
     "AvgPool",
     "AvgPoolGrad",
+    "MaxPoolV1",
+    "MaxPoolGradV1",
+    "MaxPoolGradGradV1",
     "TopK",
     "InTopK",
 ]
@@ -3172,6 +3176,372 @@ class AvgPoolGrad(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 
 
 @final
+class MaxPoolV1(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
+    """Performs max pooling on the input.
+
+    Each output element is the largest element of its window of ``input``: windows of
+    ``ksize`` moved by ``strides`` over the height and the width. VALID keeps the
+    windows that fit; SAME makes ``ceil(in / stride)`` outputs per dimension, the
+    windows at the border holding fewer elements; EXPLICIT pads by
+    ``explicit_paddings``. Padding is never the maximum. As TensorFlow's CPU kernel,
+    the maximum skips NaN and is at least the type's lowest value.
+
+    This is TensorFlow's op ``MaxPool`` (``tf.nn.max_pool2d``, Keras' MaxPooling2D),
+    whose ``ksize`` and ``strides`` are attributes; TF Java's ``MaxPool``
+    (``tf.nn.maxPool``) is the op MaxPoolV2, the same computation with them as inputs.
+    TensorFlow Java has no class for this op (it skips TensorFlow's first max pooling ops):
+    the name is TensorFlow's op name with V1, as TF Java's name without it is taken by the
+    V2 op, whose window sizes and strides are inputs.
+
+    Differences from TensorFlow: NCHW runs on every backend (TensorFlow's CPU kernels take
+    NHWC only); pooling over the depth dimension (a window or a stride other than 1 there)
+    is
+    refused when the op is created (TensorFlow's CPU MaxPool allows it with a 1 x 1 spatial
+    window).
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> x = tf.constant(np.arange(16.0).reshape(1, 4, 4, 1))
+        >>> y = tf.nn.maxPoolV1(x, [1, 2, 2, 1], [1, 2, 2, 1], "VALID")
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [[[[5.0], [7.0]], [[13.0], [15.0]]]]
+    """
+
+    OP_NAME: Final = "MaxPool"
+
+    __slots__ = ("_output",)
+
+    @frozen
+    class Options:
+        """Optional attributes for :class:`MaxPoolV1`."""
+
+        explicitPaddings: Sequence[int] | None = None
+        dataFormat: str | None = None
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._output = cast("Output[TN_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        input: Operand[TN] | TensorValue,
+        ksize: Sequence[int],
+        strides: Sequence[int],
+        padding: str,
+        *options: MaxPoolV1.Options,
+        explicitPaddings: Sequence[int] | None = None,
+        dataFormat: str | None = None,
+    ) -> MaxPoolV1[TN]:
+        """Factory method to create a class wrapping a new MaxPool operation.
+
+        Args:
+            scope: current scope.
+            input: a 4-D tensor in the layout of ``data_format``.
+            ksize: the size of the window for each dimension of the input, in the order of
+                ``data_format``; 1 for the batch and the depth.
+            strides: the stride of the sliding window for each dimension of the input, in the order
+                of ``data_format``; 1 for the batch and the depth.
+            padding: the padding algorithm: "SAME", "VALID" or "EXPLICIT".
+            options: carries optional attribute values (``MaxPoolV1.explicitPaddings(...)``,
+                ``MaxPoolV1.dataFormat(...)``).
+            explicitPaddings: with "EXPLICIT" padding, the padding before and after each dimension,
+                8 values in the order of ``data_format`` (0 for the batch and the depth; each
+                smaller than the window); empty otherwise (the same as the option).
+            dataFormat: the layout of the input and output: "NHWC" (batch, height, width, channels)
+                or "NCHW" (the same as the option).
+
+        Returns:
+            a new instance of MaxPoolV1.
+        """
+        operation = build(
+            scope,
+            "MaxPool",
+            (input,),
+            {
+                "ksize": ksize,
+                "strides": strides,
+                "padding": padding,
+                "explicit_paddings": explicitPaddings,
+                "data_format": dataFormat,
+            },
+            options,
+        )
+        return MaxPoolV1(operation)
+
+    @staticmethod
+    def explicitPaddings(explicitPaddings: Sequence[int]) -> MaxPoolV1.Options:
+        """Sets the ``explicitPaddings`` option.
+
+        Args:
+            explicitPaddings: with "EXPLICIT" padding, the padding before and after each dimension,
+                8 values in the order of ``data_format`` (0 for the batch and the depth; each
+                smaller than the window); empty otherwise.
+
+        Returns:
+            this Options instance.
+        """
+        return MaxPoolV1.Options(explicitPaddings=explicitPaddings)
+
+    @staticmethod
+    def dataFormat(dataFormat: str) -> MaxPoolV1.Options:
+        """Sets the ``dataFormat`` option.
+
+        Args:
+            dataFormat: the layout of the input and output: "NHWC" (batch, height, width, channels)
+                or "NCHW".
+
+        Returns:
+            this Options instance.
+        """
+        return MaxPoolV1.Options(dataFormat=dataFormat)
+
+    def output(self) -> Output[TN_co]:
+        """Returns the max pooled output, 4-D in the layout of ``data_format``."""
+        return self._output
+
+    def asOutput(self) -> Output[TN_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._output
+
+
+@final
+class MaxPoolGradV1(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
+    """Computes gradients of the maxpooling function.
+
+    The gradient of TensorFlow's MaxPool (``MaxPoolV1``) for its input, what MaxPoolGradV2
+    (TF Java's ``MaxPoolGrad``) computes: each window's ``grad`` goes to the position of its
+    maximum in ``orig_input``, the first in row-major order among equal maxima; a position
+    that is several windows' maximum gets the sum. ``orig_output`` gives only the shape.
+
+    TensorFlow Java has no class for this op (it skips TensorFlow's first max pooling ops):
+    the name is TensorFlow's op name with V1, as TF Java's name without it is taken by the
+    V2 op, whose window sizes and strides are inputs.
+
+    Differences from TensorFlow: NCHW runs on every backend (TensorFlow's CPU kernels take
+    NHWC only); pooling over the depth dimension (a window or a stride other than 1 there)
+    is
+    refused when the op is created (TensorFlow's CPU MaxPool allows it with a 1 x 1 spatial
+    window).
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> x = tf.constant([[[[1.0], [3.0]], [[3.0], [2.0]]]])
+        >>> y, grad = tf.constant([[[[3.0]]]]), tf.constant([[[[5.0]]]])
+        >>> y = tf.nn.maxPoolGradV1(x, y, grad, [1, 2, 2, 1], [1, 2, 2, 1], "VALID")
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [[[[0.0], [5.0]], [[0.0], [0.0]]]]
+    """
+
+    OP_NAME: Final = "MaxPoolGrad"
+
+    __slots__ = ("_output",)
+
+    @frozen
+    class Options:
+        """Optional attributes for :class:`MaxPoolGradV1`."""
+
+        explicitPaddings: Sequence[int] | None = None
+        dataFormat: str | None = None
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._output = cast("Output[TN_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        orig_input: Operand[TN] | TensorValue,
+        orig_output: Operand[TN] | TensorValue,
+        grad: Operand[TN] | TensorValue,
+        ksize: Sequence[int],
+        strides: Sequence[int],
+        padding: str,
+        *options: MaxPoolGradV1.Options,
+        explicitPaddings: Sequence[int] | None = None,
+        dataFormat: str | None = None,
+    ) -> MaxPoolGradV1[TN]:
+        """Factory method to create a class wrapping a new MaxPoolGrad operation.
+
+        Args:
+            scope: current scope.
+            orig_input: the input of the max pooling.
+            orig_output: the output of the max pooling.
+            grad: the gradient of the pooling's output, of its shape.
+            ksize: the size of the window for each dimension of the input, in the order of
+                ``data_format``; 1 for the batch and the depth.
+            strides: the stride of the sliding window for each dimension of the input, in the order
+                of ``data_format``; 1 for the batch and the depth.
+            padding: the padding algorithm: "SAME", "VALID" or "EXPLICIT".
+            options: carries optional attribute values (``MaxPoolGradV1.explicitPaddings(...)``,
+                ``MaxPoolGradV1.dataFormat(...)``).
+            explicitPaddings: with "EXPLICIT" padding, the padding before and after each dimension,
+                8 values in the order of ``data_format`` (0 for the batch and the depth; each
+                smaller than the window); empty otherwise (the same as the option).
+            dataFormat: the layout of the input and output: "NHWC" (batch, height, width, channels)
+                or "NCHW" (the same as the option).
+
+        Returns:
+            a new instance of MaxPoolGradV1.
+        """
+        operation = build(
+            scope,
+            "MaxPoolGrad",
+            (orig_input, orig_output, grad),
+            {
+                "ksize": ksize,
+                "strides": strides,
+                "padding": padding,
+                "explicit_paddings": explicitPaddings,
+                "data_format": dataFormat,
+            },
+            options,
+        )
+        return MaxPoolGradV1(operation)
+
+    @staticmethod
+    def explicitPaddings(explicitPaddings: Sequence[int]) -> MaxPoolGradV1.Options:
+        """Sets the ``explicitPaddings`` option.
+
+        Args:
+            explicitPaddings: with "EXPLICIT" padding, the padding before and after each dimension,
+                8 values in the order of ``data_format`` (0 for the batch and the depth; each
+                smaller than the window); empty otherwise.
+
+        Returns:
+            this Options instance.
+        """
+        return MaxPoolGradV1.Options(explicitPaddings=explicitPaddings)
+
+    @staticmethod
+    def dataFormat(dataFormat: str) -> MaxPoolGradV1.Options:
+        """Sets the ``dataFormat`` option.
+
+        Args:
+            dataFormat: the layout of the input and output: "NHWC" (batch, height, width, channels)
+                or "NCHW".
+
+        Returns:
+            this Options instance.
+        """
+        return MaxPoolGradV1.Options(dataFormat=dataFormat)
+
+    def output(self) -> Output[TN_co]:
+        """Returns the gradient for the pooling's input (of its shape)."""
+        return self._output
+
+    def asOutput(self) -> Output[TN_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._output
+
+
+@final
+class MaxPoolGradGradV1(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
+    """Computes second-order gradients of the maxpooling function.
+
+    The gradient of MaxPoolGrad (``MaxPoolGradV1``) for its ``grad`` input, what
+    MaxPoolGradGradV2 (TF Java's ``MaxPoolGradGrad``) computes: each window of ``grad`` (a
+    tensor of the pooling's input shape) gives the element at the first position where
+    ``orig_input`` equals ``orig_output``, 0 where none does (a NaN maximum). Unlike the V2
+    op it has a gradient in TensorFlow: MaxPoolGrad, for its ``grad``.
+
+    TensorFlow Java has no class for this op (it skips TensorFlow's first max pooling ops):
+    the name is TensorFlow's op name with V1, as TF Java's name without it is taken by the
+    V2 op, whose window sizes and strides are inputs.
+
+    Differences from TensorFlow: NCHW runs on every backend (TensorFlow's CPU kernels take
+    NHWC only); pooling over the depth dimension (a window or a stride other than 1 there)
+    is
+    refused when the op is created (TensorFlow's CPU MaxPool allows it with a 1 x 1 spatial
+    window).
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> x = tf.constant([[[[1.0], [3.0]], [[3.0], [2.0]]]])
+        >>> grad = tf.constant([[[[5.0], [6.0]], [[7.0], [8.0]]]])
+        >>> pooled = tf.constant([[[[3.0]]]])
+        >>> y = tf.nn.maxPoolGradGradV1(x, pooled, grad, [1, 2, 2, 1], [1, 2, 2, 1], "VALID")
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [[[[6.0]]]]
+    """
+
+    OP_NAME: Final = "MaxPoolGradGrad"
+
+    __slots__ = ("_output",)
+
+    @frozen
+    class Options:
+        """Optional attributes for :class:`MaxPoolGradGradV1`."""
+
+        dataFormat: str | None = None
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__(operation)
+        self._output = cast("Output[TN_co]", operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        orig_input: Operand[TN] | TensorValue,
+        orig_output: Operand[TN] | TensorValue,
+        grad: Operand[TN] | TensorValue,
+        ksize: Sequence[int],
+        strides: Sequence[int],
+        padding: str,
+        *options: MaxPoolGradGradV1.Options,
+        dataFormat: str | None = None,
+    ) -> MaxPoolGradGradV1[TN]:
+        """Factory method to create a class wrapping a new MaxPoolGradGrad operation.
+
+        Args:
+            scope: current scope.
+            orig_input: the input of the max pooling.
+            orig_output: the output of the max pooling.
+            grad: the gradient of the pooling's input, of its shape.
+            ksize: the size of the window for each dimension of the input, in the order of
+                ``data_format``; 1 for the batch and the depth.
+            strides: the stride of the sliding window for each dimension of the input, in the order
+                of ``data_format``; 1 for the batch and the depth.
+            padding: the padding algorithm: "SAME" or "VALID".
+            options: carries optional attribute values (``MaxPoolGradGradV1.dataFormat(...)``).
+            dataFormat: the layout of the input and output: "NHWC" (batch, height, width, channels)
+                or "NCHW" (the same as the option).
+
+        Returns:
+            a new instance of MaxPoolGradGradV1.
+        """
+        operation = build(
+            scope,
+            "MaxPoolGradGrad",
+            (orig_input, orig_output, grad),
+            {"ksize": ksize, "strides": strides, "padding": padding, "data_format": dataFormat},
+            options,
+        )
+        return MaxPoolGradGradV1(operation)
+
+    @staticmethod
+    def dataFormat(dataFormat: str) -> MaxPoolGradGradV1.Options:
+        """Sets the ``dataFormat`` option.
+
+        Args:
+            dataFormat: the layout of the input and output: "NHWC" (batch, height, width, channels)
+                or "NCHW".
+
+        Returns:
+            this Options instance.
+        """
+        return MaxPoolGradGradV1.Options(dataFormat=dataFormat)
+
+    def output(self) -> Output[TN_co]:
+        """Returns the gradient for the pooling's output (of its shape)."""
+        return self._output
+
+    def asOutput(self) -> Output[TN_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._output
+
+
+@final
 class TopK(PrimitiveOp, Generic[TN_co]):
     """Finds values and indices of the `k` largest elements for the last dimension.
 
@@ -3355,5 +3725,8 @@ if not TYPE_CHECKING:
         MaxPoolGradGrad,
         AvgPool,
         AvgPoolGrad,
+        MaxPoolV1,
+        MaxPoolGradV1,
+        MaxPoolGradGradV1,
         TopK,
     )

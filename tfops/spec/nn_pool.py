@@ -4,7 +4,9 @@ TF Java's ``MaxPool`` is the op MaxPoolV2, whose window sizes and strides are in
 (constant ones give a static output shape); it differentiates through MaxPoolGradV2 (TF Java's
 ``MaxPoolGrad``), which differentiates through MaxPoolGradGradV2 (``MaxPoolGradGrad``), which
 has no gradient in TensorFlow. AvgPool differentiates through AvgPoolGrad, which differentiates
-through AvgPool. The window geometry is :mod:`tfops.spec.nn_window`.
+through AvgPool. The window geometry is :mod:`tfops.spec.nn_window`. TensorFlow's first max
+pooling ops, whose window sizes are attributes (``tf.nn.max_pool2d`` writes them), are
+:mod:`tfops.spec.nn_pool_v1`, built from the pieces this module exports.
 """
 
 from __future__ import annotations
@@ -24,14 +26,23 @@ from tfops.types import TFloating, TInt32
 if TYPE_CHECKING:
     from tfops.ops import Ops
 
-__all__ = ["poolWindowOf"]
+__all__ = [
+    "FORMAT_ATTR",
+    "POOL_DIFFERENCES",
+    "SIZE_ATTRS",
+    "checkGradient",
+    "poolExample",
+    "poolWindowOf",
+    "pooled",
+    "sameDims",
+]
 
 _PADDING = AttrDef("padding", "string", 'the padding algorithm: "SAME" or "VALID"',
                    param="padding")
-_FORMAT = AttrDef("data_format", "string", 'the layout of the input and output: "NHWC" '
+FORMAT_ATTR = AttrDef("data_format", "string", 'the layout of the input and output: "NHWC" '
                   '(batch, height, width, channels) or "NCHW"', default="NHWC",
                   option="dataFormat")
-_SIZES = (
+SIZE_ATTRS = (
     AttrDef("ksize", "list(int)", "the size of the window for each dimension of the input, in "
             "the order of ``data_format``; 1 for the batch and the depth", param="ksize"),
     AttrDef("strides", "list(int)", "the stride of the sliding window for each dimension of "
@@ -44,7 +55,7 @@ _KSIZE_INPUT = InputDef("ksize", "the size of the window for each dimension of t
 _STRIDES_INPUT = InputDef("strides", "the stride of the sliding window for each dimension of "
                           "the input, 4 int32 in the order of ``data_format``", dtype=TInt32)
 
-_DIFFERENCES = (
+POOL_DIFFERENCES = (
     "Differences from TensorFlow: NCHW runs on every backend (TensorFlow's CPU kernels take\n"
     "NHWC only); pooling over the depth dimension (a window or a stride other than 1 there) is\n"
     "refused when the op is created (TensorFlow's CPU MaxPool allows it with a 1 x 1 spatial\n"
@@ -52,7 +63,7 @@ _DIFFERENCES = (
 )
 
 
-def _example(*lines: str, result: str) -> str:
+def poolExample(*lines: str, result: str) -> str:
     """A doctest: the statements ``lines`` (the last one's value is ``y``), then ``y``'s value
     (``result``; its whitespace, line breaks included, is free)."""
     body = "".join(f">>> {line}\n" for line in lines[:-1])
@@ -100,7 +111,7 @@ def pooled(ctx: InferContext, window: Window | None, x: Dims) -> Dims:
     return n, spatial(h, 0), spatial(w, 1), c
 
 
-def _checkGradient(ctx: InferContext, name: str, got: Dims, expected: Dims) -> None:
+def checkGradient(ctx: InferContext, name: str, got: Dims, expected: Dims) -> None:
     if any(a >= 0 and b >= 0 and a != b for a, b in zip(got, expected, strict=True)):
         fmt = str(ctx.attrs["data_format"])
         shown = [d if d >= 0 else None for d in toFormat(expected, fmt)]
@@ -110,7 +121,7 @@ def _checkGradient(ctx: InferContext, name: str, got: Dims, expected: Dims) -> N
         )
 
 
-def _same(a: Dims, b: Dims) -> Dims:
+def sameDims(a: Dims, b: Dims) -> Dims:
     n, h, w, c = (x if x >= 0 else y for x, y in zip(a, b, strict=True))
     return n, h, w, c
 
@@ -145,7 +156,7 @@ registerOp(
             "``ksize`` and ``strides`` are tensors: constant ones give a static output shape.\n"
             "As TensorFlow's CPU kernel, the maximum skips NaN and is at least the type's\n"
             "lowest value: a window of NaN and -inf only gives the lowest finite value.\n\n"
-            + _DIFFERENCES
+            + POOL_DIFFERENCES
         ),
         inputs=(
             InputDef("input", "a 4-D tensor in the layout of ``data_format``", typeAttr="T"),
@@ -154,9 +165,9 @@ registerOp(
         ),
         outputs=(OutputDef("output", "the max pooled output, 4-D in the layout of "
                            "``data_format``", typeAttr="T"),),
-        attrs=(AttrDef("T", "type", allowed=NUMBERS), _PADDING, _FORMAT),
+        attrs=(AttrDef("T", "type", allowed=NUMBERS), _PADDING, FORMAT_ATTR),
         infer=_maxPoolShape,
-        example=_example(
+        example=poolExample(
             "x = tf.constant(np.arange(16.0).reshape(1, 4, 4, 1))",
             "k = tf.constant([1, 2, 2, 1])",
             "tf.nn.maxPool(x, k, k, \"VALID\")",
@@ -181,12 +192,12 @@ def _maxPoolGradShape(ctx: InferContext, second: bool) -> Sequence[Shape]:
     ksize, strides = _vector4(ctx, 3, "ksize"), _vector4(ctx, 4, "strides")
     if ksize is not None and strides is not None:
         expected = pooled(ctx, poolWindowOf(ctx, ksize, strides), x)
-        _checkGradient(ctx, "orig_output", y, expected)
-        y = _same(y, expected)
+        checkGradient(ctx, "orig_output", y, expected)
+        y = sameDims(y, expected)
     if second:  # grad is a gradient of the input; the result, of the output
-        _checkGradient(ctx, "grad", g, x)
-        return [Shape.of(*toFormat(_same(y, UNKNOWN), fmt))]
-    _checkGradient(ctx, "grad", g, y)
+        checkGradient(ctx, "grad", g, x)
+        return [Shape.of(*toFormat(sameDims(y, UNKNOWN), fmt))]
+    checkGradient(ctx, "grad", g, y)
     return [Shape.of(*toFormat(x, fmt))]
 
 
@@ -212,7 +223,7 @@ def _maxPoolGradOp(opType: str, className: str, second: bool, summary: str,
             outputs=(OutputDef("output", "the gradient for the pooling's output (of its shape)"
                                if second else "the gradient for the pooling's input (of its "
                                "shape)", typeAttr="T"),),
-            attrs=(_PADDING, _FORMAT, AttrDef("T", "type", allowed=NUMBERS)),
+            attrs=(_PADDING, FORMAT_ATTR, AttrDef("T", "type", allowed=NUMBERS)),
             infer=lambda ctx: _maxPoolGradShape(ctx, second),
             example=example,
         )
@@ -227,8 +238,8 @@ _maxPoolGradOp(
     "that are no window's maximum get 0, and a position that is several windows' maximum gets\n"
     "the sum. The maxima are found in ``orig_input`` again, as TensorFlow's CPU kernel finds\n"
     "them (``orig_output`` gives only the shape): a NaN is the maximum of a window only when\n"
-    "it comes first in it.\n\n" + _DIFFERENCES,
-    _example(
+    "it comes first in it.\n\n" + POOL_DIFFERENCES,
+    poolExample(
         "x = tf.constant([[[[1.0], [3.0]], [[3.0], [2.0]]]])",
         "y, grad = tf.constant([[[[3.0]]]]), tf.constant([[[[5.0]]]])",
         "k = tf.constant([1, 2, 2, 1])",
@@ -241,8 +252,8 @@ _maxPoolGradOp(
     "The gradient of MaxPoolGrad for its ``grad`` input: each window of ``grad`` (a tensor of\n"
     "the pooling's input shape) gives the element at the first position where ``orig_input``\n"
     "equals ``orig_output`` (the window's maximum), 0 where none does (a NaN maximum). It has\n"
-    "no gradient, as in TensorFlow.\n\n" + _DIFFERENCES,
-    _example(
+    "no gradient, as in TensorFlow.\n\n" + POOL_DIFFERENCES,
+    poolExample(
         "x = tf.constant([[[[1.0], [3.0]], [[3.0], [2.0]]]])",
         "grad = tf.constant([[[[5.0], [6.0]], [[7.0], [8.0]]]])",
         "k = tf.constant([1, 2, 2, 1])",
@@ -282,15 +293,15 @@ registerOp(
             "Each output element is the mean of its window of ``value``: windows of ``ksize``\n"
             "moved by ``strides`` over the height and the width. With SAME padding the windows\n"
             "at the border average only the elements they hold (padding is not counted).\n"
-            "float16 is summed in float32.\n\n" + _DIFFERENCES
+            "float16 is summed in float32.\n\n" + POOL_DIFFERENCES
         ),
         inputs=(InputDef("value", "a 4-D tensor in the layout of ``data_format``",
                          typeAttr="T"),),
         outputs=(OutputDef("output", "the average pooled output, 4-D in the layout of "
                            "``data_format``", typeAttr="T"),),
-        attrs=(*_SIZES, _PADDING, _FORMAT, AttrDef("T", "type", allowed=FLOATS)),
+        attrs=(*SIZE_ATTRS, _PADDING, FORMAT_ATTR, AttrDef("T", "type", allowed=FLOATS)),
         infer=_avgPoolShape,
-        example=_example(
+        example=poolExample(
             "x = tf.constant(np.arange(16.0).reshape(1, 4, 4, 1))",
             "tf.nn.avgPool(x, [1, 2, 2, 1], [1, 2, 2, 1], \"VALID\")",
             result="[[[[2.5], [4.5]], [[10.5], [12.5]]]]"),
@@ -318,7 +329,7 @@ def _avgPoolGradShape(ctx: InferContext) -> Sequence[Shape]:
     if sizes is not None:
         n, c, h, w = x if fmt == "NCHW" else (x[0], x[3], x[1], x[2])
         x = (n, h, w, c)
-        _checkGradient(ctx, "grad", g, pooled(ctx, window, x))
+        checkGradient(ctx, "grad", g, pooled(ctx, window, x))
     return [Shape.of(*toFormat(x, fmt))]
 
 
@@ -330,7 +341,7 @@ registerOp(
         description=(
             "The gradient of AvgPool for its input: each window's ``grad``, divided by the\n"
             "number of elements the window averaged, is added to each of them.\n\n"
-            + _DIFFERENCES
+            + POOL_DIFFERENCES
         ),
         inputs=(
             InputDef("orig_input_shape", "the shape of the pooling's input, 4 int32",
@@ -340,9 +351,9 @@ registerOp(
         ),
         outputs=(OutputDef("output", "the gradient for the pooling's input, of shape "
                            "``orig_input_shape``", typeAttr="T"),),
-        attrs=(*_SIZES, _PADDING, _FORMAT, AttrDef("T", "type", allowed=FLOATS)),
+        attrs=(*SIZE_ATTRS, _PADDING, FORMAT_ATTR, AttrDef("T", "type", allowed=FLOATS)),
         infer=_avgPoolGradShape,
-        example=_example(
+        example=poolExample(
             "sizes, grad = tf.constant([1, 2, 2, 1]), tf.constant([[[[8.0]]]])",
             "tf.nn.avgPoolGrad(sizes, grad, [1, 2, 2, 1], [1, 2, 2, 1], \"VALID\")",
             result="[[[[2.0], [2.0]], [[2.0], [2.0]]]]"),

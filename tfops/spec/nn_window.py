@@ -416,15 +416,16 @@ def poolTaps(window: Window, sizes: Sizes) -> tuple[np.ndarray[Any, Any], np.nda
 
 
 def poolSizes(opType: str, ksize: Sequence[int], strides: Sequence[int], padding: str,
-              dataFormat: str, x: Sequence[int]) -> tuple[Window, Sizes]:
+              dataFormat: str, x: Sequence[int], explicitPaddings: Sequence[int] = (),
+              paddings: Sequence[str] = ("SAME", "VALID")) -> tuple[Window, Sizes]:
     """A pooling window sized at run time against an input of shape ``x`` (``dataFormat``
-    order).
+    order); ``explicitPaddings`` and ``paddings`` as :func:`poolWindow`'s.
 
     Raises:
         WindowError: the attributes, the sizes or the input's rank are bad.
     """
     if len(x) != 4:
         raise WindowError(f"input must be 4-dimensional, got shape {list(x)}")
-    window = poolWindow(opType, ksize, strides, padding, dataFormat)
+    window = poolWindow(opType, ksize, strides, padding, dataFormat, explicitPaddings, paddings)
     _, h, w, _ = fromFormat(x, dataFormat)
     return window, window.size(h, w, strict=False)

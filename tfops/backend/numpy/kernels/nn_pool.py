@@ -1,4 +1,6 @@
-"""The numpy kernels of :mod:`tfops.spec.nn_pool`: MaxPoolV2, AvgPool and their gradient ops.
+"""The numpy kernels of :mod:`tfops.spec.nn_pool` and :mod:`tfops.spec.nn_pool_v1`: MaxPoolV2,
+TensorFlow's first MaxPool (window sizes and strides as attributes, else the same kernels),
+AvgPool and their gradient ops.
 
 The padded input is viewed as its windows (:func:`tfops.backend.numpy.kernels.nn_conv.windows`),
 flattened to ``[batch, out_h, out_w, channels, taps]``; which taps lie on the input is
@@ -20,6 +22,7 @@ import numpy as np
 from tfops.backend.numpy.kernels.nn_conv import checked, fromNhwc, spread, toNhwc, windows
 from tfops.backend.numpy.registry import Array, Kernel, KernelSite, checkAllocation, registerKernel
 from tfops.errors import InvalidArgumentError
+from tfops.spec.nn_pool_v1 import V1_PADDINGS
 from tfops.spec.nn_window import ConvShapes, Sizes, Window, poolSizes, poolTaps
 
 __all__ = ["lowest", "maxIndex", "taps"]
@@ -71,6 +74,23 @@ def _sized(opType: str, site: KernelSite, ksize: Sequence[int], strides: Sequenc
                                      str(site.attr("data_format")), x.shape))
 
 
+Sizer = Callable[[Array, Sequence[Array]], tuple[Window, Sizes]]
+
+
+def _sizer(opType: str, site: KernelSite, fromAttrs: bool) -> Sizer:
+    """How a max pooling op finds its window when it runs, from the input and the op's
+    ``ksize`` and ``strides`` inputs (the V2 ops) or from its attributes (TensorFlow's first
+    ops, ``fromAttrs``, whose trailing inputs are none)."""
+    padding, fmt = str(site.attr("padding")), str(site.attr("data_format"))
+    if fromAttrs:
+        ksize, strides = list(site.attr("ksize")), list(site.attr("strides"))
+        explicit = list(site.attrs.get("explicit_paddings", ()))
+        return lambda x, _: checked(lambda: poolSizes(opType, ksize, strides, padding, fmt,
+                                                      x.shape, explicit, V1_PADDINGS[opType]))
+    return lambda x, sizes: _sized(opType, site, _values(sizes[0], "ksize"),
+                                   _values(sizes[1], "strides"), x)
+
+
 def _checkShape(value: Array, name: str, expected: Sequence[int], fmt: str) -> None:
     n, h, w, c = expected
     want = [n, c, h, w] if fmt == "NCHW" else [n, h, w, c]
@@ -120,18 +140,24 @@ def _maxPool(x: Array, window: Window, sizes: Sizes) -> Array:
     return result
 
 
-@registerKernel("MaxPoolV2", fresh=True)
-def _maxPoolV2(site: KernelSite) -> Kernel:
-    fmt, limit = str(site.attr("data_format")), site.memoryLimit
+def _maxPoolKernel(opType: str, fromAttrs: bool) -> Callable[[KernelSite], Kernel]:
+    def factory(site: KernelSite) -> Kernel:
+        fmt, limit = str(site.attr("data_format")), site.memoryLimit
+        sized = _sizer(opType, site, fromAttrs)
 
-    def run(x: Array, ksize: Array, strides: Array) -> Array:
-        window, sizes = _sized("MaxPoolV2", site, _values(ksize, "ksize"),
-                               _values(strides, "strides"), x)
-        checkAllocation([x.shape[0], sizes.outH, sizes.outW, x.shape[3 if fmt == "NHWC" else 1]],
-                        x.dtype, limit)
-        return fromNhwc(_maxPool(toNhwc(x, fmt), window, sizes), fmt)
+        def run(x: Array, *sizes: Array) -> Array:
+            window, s = sized(x, sizes)
+            checkAllocation([x.shape[0], s.outH, s.outW, x.shape[3 if fmt == "NHWC" else 1]],
+                            x.dtype, limit)
+            return fromNhwc(_maxPool(toNhwc(x, fmt), window, s), fmt)
 
-    return run
+        return run
+
+    return factory
+
+
+registerKernel("MaxPoolV2", _maxPoolKernel("MaxPoolV2", fromAttrs=False), fresh=True)
+registerKernel("MaxPool", _maxPoolKernel("MaxPool", fromAttrs=True), fresh=True)
 
 
 # -- MaxPoolGradV2 and MaxPoolGradGradV2 -------------------------------------------------------
@@ -168,31 +194,33 @@ def _maxPoolGradGrad(x: Array, y: Array, g: Array, window: Window, sizes: Sizes)
     return result
 
 
-def _maxPoolGradKernel(second: bool) -> Callable[[KernelSite], Kernel]:
-    opType = "MaxPoolGradGradV2" if second else "MaxPoolGradV2"
-
+def _maxPoolGradKernel(opType: str, second: bool,
+                       fromAttrs: bool) -> Callable[[KernelSite], Kernel]:
     def factory(site: KernelSite) -> Kernel:
         fmt, limit = str(site.attr("data_format")), site.memoryLimit
+        sized = _sizer(opType, site, fromAttrs)
 
-        def run(x: Array, y: Array, g: Array, ksize: Array, strides: Array) -> Array:
-            window, sizes = _sized(opType, site, _values(ksize, "ksize"),
-                                   _values(strides, "strides"), x)
+        def run(x: Array, y: Array, g: Array, *sizes: Array) -> Array:
+            window, s = sized(x, sizes)
             xs, ys, gs = toNhwc(x, fmt), toNhwc(y, fmt), toNhwc(g, fmt)
-            pooledDims = [xs.shape[0], sizes.outH, sizes.outW, xs.shape[3]]
+            pooledDims = [xs.shape[0], s.outH, s.outW, xs.shape[3]]
             _checkShape(y, "orig_output", pooledDims, fmt)
             _checkShape(g, "grad", list(xs.shape) if second else pooledDims, fmt)
             checkAllocation(pooledDims if second else list(x.shape), g.dtype, limit)
             if second:
-                return fromNhwc(_maxPoolGradGrad(xs, ys, gs, window, sizes), fmt)
-            return fromNhwc(_maxPoolGrad(xs, gs, window, sizes), fmt)
+                return fromNhwc(_maxPoolGradGrad(xs, ys, gs, window, s), fmt)
+            return fromNhwc(_maxPoolGrad(xs, gs, window, s), fmt)
 
         return run
 
     return factory
 
 
-registerKernel("MaxPoolGradV2", _maxPoolGradKernel(second=False), fresh=True)
-registerKernel("MaxPoolGradGradV2", _maxPoolGradKernel(second=True), fresh=True)
+registerKernel("MaxPoolGradV2", _maxPoolGradKernel("MaxPoolGradV2", False, False), fresh=True)
+registerKernel("MaxPoolGradGradV2", _maxPoolGradKernel("MaxPoolGradGradV2", True, False),
+               fresh=True)
+registerKernel("MaxPoolGrad", _maxPoolGradKernel("MaxPoolGrad", False, True), fresh=True)
+registerKernel("MaxPoolGradGrad", _maxPoolGradKernel("MaxPoolGradGrad", True, True), fresh=True)
 
 
 # -- AvgPool and AvgPoolGrad -------------------------------------------------------------------

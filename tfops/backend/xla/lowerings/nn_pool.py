@@ -1,4 +1,6 @@
-"""The XLA lowerings of :mod:`tfops.spec.nn_pool`: MaxPoolV2, AvgPool and their gradient ops.
+"""The XLA lowerings of :mod:`tfops.spec.nn_pool` and :mod:`tfops.spec.nn_pool_v1`: MaxPoolV2,
+TensorFlow's first MaxPool (sizes as attributes, else the same lowerings), AvgPool and their
+gradient ops.
 
 The padded input's windows are gathered as ``[batch, out_h, out_w, channels, taps]``, one
 strided slice per tap (:func:`_taps`); the gradients add one value per tap back (:func:`_spread`).
@@ -17,6 +19,7 @@ import numpy as np
 
 from tfops.backend.xla.registry import LoweringSite, registerLowering
 from tfops.errors import InvalidArgumentError
+from tfops.spec.nn_pool_v1 import V1_PADDINGS
 from tfops.spec.nn_window import Sizes, Window, WindowError, poolSizes, poolTaps
 
 
@@ -60,11 +63,19 @@ def _spread(parts: Any, window: Window, sizes: Sizes) -> Any:
     return total[:, s.top : s.top + s.inH, s.left : s.left + s.inW, :]
 
 
-def _sized(opType: str, site: LoweringSite, ksize: Sequence[int], strides: Sequence[int],
-           shape: Sequence[int]) -> tuple[Window, Sizes]:
+def _sized(opType: str, site: LoweringSite, shape: Sequence[int], sizes: Sequence[Any],
+           fromAttrs: bool) -> tuple[Window, Sizes]:
+    """The window of a pooling op against an input of shape ``shape``: from its attributes
+    (AvgPool, TensorFlow's first MaxPool ops: ``fromAttrs``) or from its static ``ksize`` and
+    ``strides`` inputs ``sizes`` (the V2 ops)."""
+    padding, fmt = str(site.attr("padding")), str(site.attr("data_format"))
     try:
-        return poolSizes(opType, ksize, strides, str(site.attr("padding")),
-                         str(site.attr("data_format")), shape)
+        if fromAttrs:
+            return poolSizes(opType, list(site.attr("ksize")), list(site.attr("strides")),
+                             padding, fmt, shape, list(site.attrs.get("explicit_paddings", ())),
+                             V1_PADDINGS.get(opType, ("SAME", "VALID")))
+        return poolSizes(opType, _values(sizes[0], "ksize"), _values(sizes[1], "strides"),
+                         padding, fmt, shape)
     except WindowError as e:
         raise InvalidArgumentError(None, str(e)) from None
 
@@ -102,19 +113,23 @@ def _isNan(x: Any) -> Any:
     return jnp.isnan(x) if jnp.issubdtype(x.dtype, jnp.floating) else jnp.zeros(x.shape, bool)
 
 
-# -- MaxPoolV2 ---------------------------------------------------------------------------------
-@registerLowering("MaxPoolV2", static=(1, 2))
-def _maxPool(site: LoweringSite, x: Any, ksize: Any, strides: Any) -> Any:
-    fmt, dtype = str(site.attr("data_format")), site.dtype()
-    window, sizes = _sized("MaxPoolV2", site, _values(ksize, "ksize"),
-                           _values(strides, "strides"), x.shape)
-    xs = _nhwc(x, fmt)
-    if _empty(sizes, xs.shape):
-        return _inFormat(jnp.zeros((xs.shape[0], sizes.outH, sizes.outW, xs.shape[3]), dtype),
-                         fmt)
-    view = _taps(xs, window, sizes)
-    keep = _onInput(window, sizes) & ~_isNan(view)
-    return _inFormat(jnp.max(jnp.where(keep, view, _lowest(dtype)), axis=-1), fmt)
+# -- MaxPoolV2 and MaxPool --------------------------------------------------------------------
+def _maxPoolLowering(opType: str, fromAttrs: bool) -> Callable[..., Any]:
+    def lower(site: LoweringSite, x: Any, *sizes: Any) -> Any:
+        fmt, dtype = str(site.attr("data_format")), site.dtype()
+        window, s = _sized(opType, site, x.shape, sizes, fromAttrs)
+        xs = _nhwc(x, fmt)
+        if _empty(s, xs.shape):
+            return _inFormat(jnp.zeros((xs.shape[0], s.outH, s.outW, xs.shape[3]), dtype), fmt)
+        view = _taps(xs, window, s)
+        keep = _onInput(window, s) & ~_isNan(view)
+        return _inFormat(jnp.max(jnp.where(keep, view, _lowest(dtype)), axis=-1), fmt)
+
+    return lower
+
+
+registerLowering("MaxPoolV2", _maxPoolLowering("MaxPoolV2", fromAttrs=False), static=(1, 2))
+registerLowering("MaxPool", _maxPoolLowering("MaxPool", fromAttrs=True))
 
 
 # -- MaxPoolGradV2 and MaxPoolGradGradV2 -------------------------------------------------------
@@ -128,35 +143,36 @@ def _maxIndex(view: Any, onInput: Any) -> Any:
     return jnp.where(firstIsNan, first, chosen)
 
 
-def _maxPoolGradLowering(second: bool) -> Callable[..., Any]:
-    opType = "MaxPoolGradGradV2" if second else "MaxPoolGradV2"
-
-    def lower(site: LoweringSite, x: Any, y: Any, g: Any, ksize: Any, strides: Any) -> Any:
+def _maxPoolGradLowering(opType: str, second: bool, fromAttrs: bool) -> Callable[..., Any]:
+    def lower(site: LoweringSite, x: Any, y: Any, g: Any, *sizes: Any) -> Any:
         fmt, dtype = str(site.attr("data_format")), site.dtype()
-        window, sizes = _sized(opType, site, _values(ksize, "ksize"),
-                               _values(strides, "strides"), x.shape)
+        window, s = _sized(opType, site, x.shape, sizes, fromAttrs)
         xs, ys, gs = _nhwc(x, fmt), _nhwc(y, fmt), _nhwc(g, fmt)
-        pooledDims = [xs.shape[0], sizes.outH, sizes.outW, xs.shape[3]]
+        pooledDims = [xs.shape[0], s.outH, s.outW, xs.shape[3]]
         _checkShape(y, "orig_output", pooledDims, fmt)
         _checkShape(g, "grad", list(xs.shape) if second else pooledDims, fmt)
-        if _empty(sizes, xs.shape):
+        if _empty(s, xs.shape):
             return jnp.zeros(tuple(int(d) for d in (y.shape if second else x.shape)), dtype)
-        view, onInput = _taps(xs, window, sizes), _onInput(window, sizes)
+        view, onInput = _taps(xs, window, s), _onInput(window, s)
         if second:
             hit = onInput & (view == ys[..., None])
             index = jnp.argmax(hit, axis=-1)[..., None]
-            picked = jnp.take_along_axis(_taps(gs, window, sizes), index, axis=-1)[..., 0]
+            picked = jnp.take_along_axis(_taps(gs, window, s), index, axis=-1)[..., 0]
             return _inFormat(jnp.where(hit.any(axis=-1), picked, jnp.zeros((), dtype)), fmt)
         index = _maxIndex(view, onInput)
         taps = jnp.arange(view.shape[-1])
         parts = jnp.where(index[..., None] == taps, gs[..., None], jnp.zeros((), dtype))
-        return _inFormat(_spread(parts, window, sizes), fmt)
+        return _inFormat(_spread(parts, window, s), fmt)
 
     return lower
 
 
-registerLowering("MaxPoolGradV2", _maxPoolGradLowering(second=False), static=(3, 4))
-registerLowering("MaxPoolGradGradV2", _maxPoolGradLowering(second=True), static=(3, 4))
+registerLowering("MaxPoolGradV2", _maxPoolGradLowering("MaxPoolGradV2", False, False),
+                 static=(3, 4))
+registerLowering("MaxPoolGradGradV2", _maxPoolGradLowering("MaxPoolGradGradV2", True, False),
+                 static=(3, 4))
+registerLowering("MaxPoolGrad", _maxPoolGradLowering("MaxPoolGrad", False, True))
+registerLowering("MaxPoolGradGrad", _maxPoolGradLowering("MaxPoolGradGrad", True, True))
 
 
 # -- AvgPool and AvgPoolGrad -------------------------------------------------------------------
@@ -167,8 +183,7 @@ def _wide(dtype: np.dtype[Any]) -> np.dtype[Any]:
 @registerLowering("AvgPool")
 def _avgPool(site: LoweringSite, x: Any) -> Any:
     fmt, dtype = str(site.attr("data_format")), site.dtype()
-    window, sizes = _sized("AvgPool", site, list(site.attr("ksize")),
-                           list(site.attr("strides")), x.shape)
+    window, sizes = _sized("AvgPool", site, x.shape, (), fromAttrs=True)
     xs = _nhwc(x, fmt)
     if _empty(sizes, xs.shape):
         return _inFormat(jnp.zeros((xs.shape[0], sizes.outH, sizes.outW, xs.shape[3]), dtype),
@@ -183,8 +198,7 @@ def _avgPoolGrad(site: LoweringSite, shape: Any, g: Any) -> Any:
     dims = _values(shape, "orig_input_shape")
     if any(d < 0 for d in dims):
         raise InvalidArgumentError(None, f"orig_input_shape must not be negative, got {dims}")
-    window, sizes = _sized("AvgPoolGrad", site, list(site.attr("ksize")),
-                           list(site.attr("strides")), dims)
+    window, sizes = _sized("AvgPoolGrad", site, dims, (), fromAttrs=True)
     n, c = (dims[0], dims[1]) if fmt == "NCHW" else (dims[0], dims[3])
     _checkShape(g, "grad", [n, sizes.outH, sizes.outW, c], fmt)
     if 0 in dims or 0 in (sizes.outH, sizes.outW):
