@@ -14,6 +14,8 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
+    import matplotlib.axes
+    import matplotlib.figure
     from matplotlib.gridspec import SubplotSpec
     from matplotlib.typing import LegendLocType
     from numpy.typing import ArrayLike
@@ -22,20 +24,81 @@ __all__ = ["Axes", "Figure", "GridFigure", "GridSpecLike", "SubplotPlace", "save
 
 
 class Axes(Protocol):
-    """The methods of ``matplotlib.axes.Axes`` that the gridded plot of ``rbm_cd`` calls."""
+    """The methods of ``matplotlib.axes.Axes`` that the examples call, with the keywords they
+    pass. (``plt.subplots`` types its axes as ``Any``: an example declares them with this type.)
+    """
 
-    def plot(self, *args: ArrayLike | str, label: str = ...) -> object: ...
-
-    def axhline(
-        self, y: float = ..., *, color: str = ..., linestyle: str = ..., label: str = ...
+    def plot(
+        self,
+        *args: ArrayLike | str,
+        color: str = ...,
+        lw: float = ...,
+        ms: float = ...,
+        label: str | None = ...,
     ) -> object: ...
 
-    def axvline(self, x: float = ..., *, color: str = ..., linestyle: str = ...) -> object: ...
+    def semilogy(
+        self,
+        *args: ArrayLike | str,
+        color: str = ...,
+        lw: float = ...,
+        ms: float = ...,
+        label: str = ...,
+    ) -> object: ...
+
+    def hist(
+        self,
+        x: ArrayLike,
+        *,
+        bins: int = ...,
+        density: bool = ...,
+        color: str = ...,
+        label: str = ...,
+    ) -> object: ...
+
+    def bar(
+        self,
+        x: ArrayLike,
+        height: ArrayLike,
+        width: float = ...,
+        *,
+        color: str = ...,
+        label: str = ...,
+    ) -> object: ...
 
     def barh(self, y: ArrayLike, width: ArrayLike, *, color: Sequence[str] = ...) -> object: ...
 
+    def axhline(
+        self,
+        y: float = ...,
+        *,
+        color: str = ...,
+        linestyle: str = ...,
+        ls: str = ...,
+        lw: float = ...,
+        label: str = ...,
+    ) -> object: ...
+
+    def axvline(
+        self, x: float = ..., *, color: str = ..., linestyle: str = ..., label: str = ...
+    ) -> object: ...
+
+    def axvspan(
+        self, xmin: float, xmax: float, *, color: str = ..., alpha: float = ..., label: str = ...
+    ) -> object: ...
+
     def imshow(
         self, X: ArrayLike, cmap: str = ..., *, vmin: float = ..., vmax: float = ...
+    ) -> object: ...
+
+    def set(
+        self,
+        *,
+        title: str = ...,
+        xlabel: str = ...,
+        ylabel: str = ...,
+        ylim: tuple[float, float] = ...,
+        yscale: str = ...,
     ) -> object: ...
 
     def set_xlabel(self, xlabel: str) -> object: ...
@@ -48,7 +111,7 @@ class Axes(Protocol):
 
     def set_xlim(self, left: float, right: float) -> object: ...
 
-    def set_xticks(self, ticks: ArrayLike) -> object: ...
+    def set_xticks(self, ticks: ArrayLike, labels: Iterable[str] | None = ...) -> object: ...
 
     def set_yticks(
         self, ticks: ArrayLike, labels: Iterable[str] | None = ..., *, fontsize: float = ...
@@ -105,3 +168,13 @@ def save(figure: Figure, path: str, dpi: float | None = None) -> None:
         figure.savefig(path)
     else:
         figure.savefig(path, dpi=dpi)
+
+
+if TYPE_CHECKING:
+
+    def matplotlibMatches(
+        axes: matplotlib.axes.Axes, figure: matplotlib.figure.Figure
+    ) -> tuple[Axes, GridFigure]:
+        """Never defined at run time: the checkers check that matplotlib's classes match the
+        protocols, so a protocol cannot promise a call that matplotlib's own types refuse."""
+        return axes, figure

@@ -27,7 +27,7 @@ from attrs import evolve, frozen
 from tfops import Graph, Ops, Session, Shape
 from tfops.backend import Backend
 from tfops.examples import addBackendOption
-from tfops.examples._plotting import save
+from tfops.examples._plotting import Axes, save
 from tfops.examples.digits import loadDigits
 from tfops.framework.optimizers import Adam
 from tfops.op.core import NoOp, Placeholder, Sum, Variable
@@ -476,6 +476,8 @@ def plot(config: Config, outcome: Outcome, path: str) -> None:
     import matplotlib.pyplot as plt
 
     colors = {"normal": "tab:blue", "adversarial": "tab:red"}
+    left: Axes  # plt.subplots gives Any: declared, so each call is checked
+    right: Axes
     fig, (left, right) = plt.subplots(1, 2, figsize=(9.0, 3.4))
     for name, accuracies in outcome.byEps.items():
         left.plot(config.epsGrid, accuracies, "o-", color=colors[name], label=f"{name} training")

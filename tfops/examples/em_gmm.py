@@ -41,7 +41,7 @@ from attrs import frozen
 from tfops import Graph, Ops, Session
 from tfops.backend import Backend
 from tfops.examples import addBackendOption
-from tfops.examples._plotting import save
+from tfops.examples._plotting import Axes, save
 from tfops.op.core import Max, NoOp, StopGradient, Sum, Variable
 from tfops.output import Operand, Output
 from tfops.types import TFloat64
@@ -435,6 +435,9 @@ def plot(path: str, x: Array, trace: Sequence[EmIteration], numpy: Sequence[Mixt
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    data: Axes  # plt.subplots gives Any: declared, so each call is checked
+    climb: Axes
+    gap: Axes
     fig, (data, climb, gap) = plt.subplots(1, 3, figsize=(15, 4.2))
     grid = np.linspace(float(x.min()) - 0.5, float(x.max()) + 0.5, 400)
     data.hist(x, bins=50, density=True, color="0.85", label=f"data (n = {len(x)})")

@@ -29,7 +29,7 @@ from attrs import evolve, frozen
 from tfops import Graph, Ops, Session, Shape
 from tfops.backend import Backend
 from tfops.examples import addBackendOption, digits
-from tfops.examples._plotting import save
+from tfops.examples._plotting import Axes, save
 from tfops.examples.digits import Digits
 from tfops.framework.optimizers import Adam
 from tfops.op.core import NoOp, Placeholder, Variable
@@ -236,6 +236,8 @@ def plot(config: Config, outcome: Outcome, path: str) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    left: Axes  # plt.subplots gives Any: declared, so each call is checked
+    right: Axes
     fig, (left, right) = plt.subplots(1, 2, figsize=(9.0, 3.4))
     left.plot(np.arange(1, len(outcome.losses) + 1), outcome.losses, color="tab:blue")
     left.set(xlabel="step", ylabel="training loss", yscale="log",

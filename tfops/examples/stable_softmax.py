@@ -26,7 +26,7 @@ from attrs import frozen
 from tfops import Graph, Ops, Session
 from tfops.backend import Backend
 from tfops.examples import addBackendOption
-from tfops.examples._plotting import save
+from tfops.examples._plotting import Axes, save
 from tfops.op.core import Gradients
 from tfops.op.math import Div
 from tfops.output import Operand, Output
@@ -276,11 +276,14 @@ def plot(path: str, shifts: Array, sweep: dict[str, Array], tied: Array, *,
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    probs: Axes  # plt.subplots gives Any: declared, so each call is checked
+    errors: Axes
+    rows: Axes
     fig, (probs, errors, rows) = plt.subplots(1, 3, figsize=(15, 4.2))
     nan = np.flatnonzero(np.isnan(sweep["naive"]).any(axis=1))
     for axes in (probs, errors):
         if nan.size:
-            axes.axvspan(shifts[nan[0]], shifts[-1], color="tab:red", alpha=0.08,
+            axes.axvspan(float(shifts[nan[0]]), float(shifts[-1]), color="tab:red", alpha=0.08,
                          label=f"naive: nan from c = {shifts[nan[0]]:g}")
     every = slice(None, None, max(1, len(shifts) // 40))
     for i, color in enumerate(("tab:blue", "tab:orange", "tab:green")):
