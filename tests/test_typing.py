@@ -7,11 +7,14 @@ for mypy and for pyright, whose unused-ignore reports make the check fail when a
 being an error): two data types where an op needs one (in ``create``, the facade and the
 operators), a family-typed parameter given an exact type, a variable or gradient of the wrong
 type. mypy runs with the project's ``[tool.mypy]`` settings, pyright with ``[tool.pyright]``
-(strict). The README's code and docs/concepts/typing.md's are checked the same way.
+(strict). The README's code and docs/concepts/typing.md's are checked the same way, and so
+are the examples (tfops/examples): both checkers, strict, no ``typing.cast``, and an ignore only
+on the few lines that call a library without types.
 """
 
 from __future__ import annotations
 
+import ast
 import importlib
 import inspect
 import json
@@ -28,9 +31,11 @@ from types import ModuleType
 
 import numpy.typing
 import pytest
+import tomllib
 
 ROOT = Path(__file__).resolve().parents[1]
 PROGRAMS = ROOT / "tests" / "typing"
+EXAMPLES = ROOT / "tfops" / "examples"
 
 
 def _pyright() -> str:
@@ -56,9 +61,72 @@ def test_typedProgramsPassMypyStrict() -> None:
     assert code == 0, f"mypy on tests/typing:\n{output}"
 
 
-def test_typedProgramsPassPyrightStrict() -> None:
+def test_typedProgramsAndExamplesPassPyrightStrict() -> None:
+    """pyproject.toml's [tool.pyright]: tests/typing and the examples, strict."""
     code, output = _run([_pyright(), "--project", str(ROOT / "pyproject.toml")])
-    assert code == 0, f"pyright on tests/typing:\n{output}"
+    assert code == 0, f"pyright on tests/typing and tfops/examples:\n{output}"
+
+
+def test_theCheckersCoverEveryExample() -> None:
+    """pyright (strict) and mypy (--strict, test_static_checks.py) both check tfops/examples."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]
+    assert config["pyright"]["typeCheckingMode"] == "strict"
+    assert config["pyright"]["enableTypeIgnoreComments"] is False  # mypy's ignores hide nothing
+    assert "tfops/examples" in config["pyright"]["include"]
+    assert config["pyright"].get("exclude", []) == []
+    assert config["mypy"]["strict"] is True and "tfops" in config["mypy"]["files"]
+    assert "exclude" not in config["mypy"]
+    names = {p.stem for p in EXAMPLES.glob("*.py")}
+    assert {"stable_softmax", "em_gmm", "rbm_cd", "adversarial", "lenet", "mlp"} <= names
+
+
+def _typingCasts(tree: ast.AST) -> list[int]:
+    """Lines that import or call ``typing.cast`` (TF's ``tf.dtypes.cast`` op is not one)."""
+    modules = {"typing", "typing_extensions"}
+    lines = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module in modules:
+            lines += [node.lineno for alias in node.names if alias.name == "cast"]
+        elif isinstance(node, ast.Attribute) and node.attr == "cast" and isinstance(
+                node.value, ast.Name) and node.value.id in modules:
+            lines.append(node.lineno)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and (
+                node.func.id == "cast"):
+            lines.append(node.lineno)
+    return lines
+
+
+def test_theExamplesTypeCheckWithoutCast() -> None:
+    found = {p.name: _typingCasts(ast.parse(p.read_text())) for p in EXAMPLES.glob("*.py")}
+    assert {name: lines for name, lines in found.items() if lines} == {}, "typing.cast in"
+    assert _typingCasts(ast.parse("from typing import cast\nx = cast(int, 1)")) == [1, 2]
+
+
+# Where the examples call a library that gives pyright no types (scikit-learn ships none;
+# pyplot.figure's **kwargs have none), one line says so to pyright, naming the rule; no other
+# ignore is allowed. (file, rule) of each:
+EXAMPLE_PYRIGHT_IGNORES = [
+    ("digits.py", "reportMissingTypeStubs"),  # from sklearn.datasets import load_digits
+    ("digits.py", "reportUnknownVariableType"),  # load_digits(return_X_y=True)
+    ("rbm_cd.py", "reportUnknownMemberType"),  # plt.figure(figsize=..., dpi=...)
+]
+
+
+def test_theExamplesIgnoreOnlyTheirUntypedLibraryCalls() -> None:
+    pyright, mypy = [], []
+    for path in sorted(EXAMPLES.glob("*.py")):
+        text = path.read_text()
+        assert not re.search(r"#\s*pyright:\s*(basic|standard|strict\b|report\w+\s*=)", text), (
+            f"{path.name}: a file-level pyright setting")
+        for n, line in _ignoreComments(path):
+            pyright += [(path.name, rule) for rule in re.findall(
+                r"# pyright: ignore\[(\w+)\]", line)]
+            mypy += [(path.name, code) for code in re.findall(r"# type: ignore\[([a-z-]+)\]", line)]
+            assert not re.search(r"ignore(?!\[)", line.split("#", 1)[1]), (
+                f"{path.name}:{n}: an ignore without a rule or code")
+    assert pyright == EXAMPLE_PYRIGHT_IGNORES
+    # mypy: the optional libraries without types (mypy has no stubs of tqdm's either)
+    assert {code for _, code in mypy} <= {"import-untyped"}
 
 
 def _codeBlocks(tmp: Path) -> list[Path]:

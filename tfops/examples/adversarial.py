@@ -27,6 +27,7 @@ from attrs import evolve, frozen
 from tfops import Graph, Ops, Session, Shape
 from tfops.backend import Backend
 from tfops.examples import addBackendOption
+from tfops.examples._plotting import Axes, save
 from tfops.examples.digits import loadDigits
 from tfops.framework.optimizers import Adam
 from tfops.op.core import NoOp, Placeholder, Sum, Variable
@@ -222,8 +223,9 @@ def accuracy(
         .fetch(net.advLogits)
         .run()
     )
-    clean = float(np.mean(np.argmax(r[0], axis=1) == y))
-    return clean, float(np.mean(np.argmax(r[1], axis=1) == y))
+    cleanCorrect: Array = np.argmax(r[0], axis=1) == y
+    advCorrect: Array = np.argmax(r[1], axis=1) == y
+    return float(np.mean(cleanCorrect)), float(np.mean(advCorrect))
 
 
 def experiment(config: Config, progress: bool = False) -> Outcome:
@@ -265,7 +267,8 @@ def experiment(config: Config, progress: bool = False) -> Outcome:
                 history[net.name].append(
                     accuracy(session, net, inputs, data.xTest, data.yTest, config.eps)
                 )
-        clean, adversarial = {}, {}
+        clean: dict[str, float] = {}
+        adversarial: dict[str, float] = {}
         for net in nets:
             clean[net.name], adversarial[net.name] = history[net.name][-1]
         byEps = {
@@ -350,7 +353,7 @@ def gradientCheck(config: Config, size: int = 64) -> list[Check]:
         def constructionGradients(xAdv: F64) -> list[Output[TFloat64] | None]:
             return gradientsOf(tf, advLoss(xAdv), [inputs.x, grad, inputs.eps])
 
-        checks = []
+        checks: list[Check] = []
         steps: list[tuple[str, Step]] = [("FGSM, sign", signStep), ("FGM, L2", l2Step)]
         for method, step in steps:
             xAdv = step(tf, inputs.x, grad, inputs.eps)
@@ -473,6 +476,8 @@ def plot(config: Config, outcome: Outcome, path: str) -> None:
     import matplotlib.pyplot as plt
 
     colors = {"normal": "tab:blue", "adversarial": "tab:red"}
+    left: Axes  # plt.subplots gives Any: declared, so each call is checked
+    right: Axes
     fig, (left, right) = plt.subplots(1, 2, figsize=(9.0, 3.4))
     for name, accuracies in outcome.byEps.items():
         left.plot(config.epsGrid, accuracies, "o-", color=colors[name], label=f"{name} training")
@@ -489,7 +494,7 @@ def plot(config: Config, outcome: Outcome, path: str) -> None:
     right.set(xlabel="epoch", ylabel="test accuracy", ylim=(0, 1), title="during training")
     right.legend(fontsize=8, loc="lower right")
     fig.tight_layout()
-    fig.savefig(path, dpi=80)
+    save(fig, path, dpi=80)
     plt.close(fig)
 
 

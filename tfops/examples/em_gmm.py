@@ -32,7 +32,8 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Iterator, Sequence
-from typing import Any
+from contextlib import AbstractContextManager
+from typing import Any, Protocol
 
 import numpy as np
 from attrs import frozen
@@ -40,6 +41,7 @@ from attrs import frozen
 from tfops import Graph, Ops, Session
 from tfops.backend import Backend
 from tfops.examples import addBackendOption
+from tfops.examples._plotting import Axes, save
 from tfops.op.core import Max, NoOp, StopGradient, Sum, Variable
 from tfops.output import Operand, Output
 from tfops.types import TFloat64
@@ -192,7 +194,7 @@ def buildEm(x: Array, start: Mixture) -> EmGraph:
     """Builds the EM graph for the data ``x``, its variables initialized to ``start``."""
     graph = Graph()
     tf = Ops.create(graph)
-    data = tf.withName("x").constant(x.reshape(-1, 1))  # [n, 1], broadcasts against [k]
+    data = tf.withName("x").constant(np.reshape(x, (-1, 1)))  # [n, 1], broadcasts against [k]
     parameters: Parameters = (
         tf.withName("means").variable(tf.constant(start.means, TFloat64)),
         tf.withName("variances").variable(tf.constant(start.variances, TFloat64)),
@@ -332,6 +334,12 @@ def fitWithoutStopGradient(x: Array, start: Mixture, tolerance: float = 1e-10,
     raise RuntimeError(f"no fixed point within {maxSteps} steps")
 
 
+class _Bar(Protocol):
+    """What the loops use of a progress bar (tqdm's, or :class:`_NoBar`)."""
+
+    def update(self, n: int, /) -> object: ...
+
+
 class _NoBar:
     def __enter__(self) -> _NoBar:
         return self
@@ -343,13 +351,15 @@ class _NoBar:
         pass
 
 
-def _progress(total: int, description: str, show: bool) -> Any:
+def _progress(total: int, description: str, show: bool) -> AbstractContextManager[_Bar]:
     """A tqdm bar on stderr that appears only if the loop runs longer than a second."""
     if not show:
         return _NoBar()
     from tqdm import tqdm  # type: ignore[import-untyped]
 
-    return tqdm(total=total, desc=description, unit="it", delay=1.0, leave=False)
+    bar: AbstractContextManager[_Bar] = tqdm(
+        total=total, desc=description, unit="it", delay=1.0, leave=False)
+    return bar  # (typed here: mypy knows tqdm as Any, it ships no types)
 
 
 def _row(cells: Sequence[str], widths: Sequence[int]) -> str:
@@ -381,7 +391,7 @@ def iterationTable(x: Array, trace: list[EmIteration], numpy: list[Mixture]) -> 
     """Some iterations: log p by tfops and by numpy, its increase, the parameters' difference."""
     last = len(trace) - 1
     shown = sorted({*range(min(5, last)), *range(10, last, 10 if last < 100 else 50), last})
-    rows = []
+    rows: list[list[str]] = []
     for i in shown:
         it = trace[i]
         rows.append([
@@ -395,7 +405,7 @@ def iterationTable(x: Array, trace: list[EmIteration], numpy: list[Mixture]) -> 
 
 def fixedPointTable(final: Mixture, reference: Mixture, unstopped: Mixture) -> str:
     """The true parameters and the three fits, side by side."""
-    rows = []
+    rows: list[list[str]] = []
     for i, name in enumerate(_parameterNames(len(final.means))):
         a, b = final.vector()[i], reference.vector()[i]
         rows.append([name, f"{TRUE_MIXTURE.vector()[i]:.4f}", f"{a:.10f}", f"{b:.10f}",
@@ -425,8 +435,11 @@ def plot(path: str, x: Array, trace: Sequence[EmIteration], numpy: Sequence[Mixt
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    data: Axes  # plt.subplots gives Any: declared, so each call is checked
+    climb: Axes
+    gap: Axes
     fig, (data, climb, gap) = plt.subplots(1, 3, figsize=(15, 4.2))
-    grid = np.linspace(x.min() - 0.5, x.max() + 0.5, 400)
+    grid = np.linspace(float(x.min()) - 0.5, float(x.max()) + 0.5, 400)
     data.hist(x, bins=50, density=True, color="0.85", label=f"data (n = {len(x)})")
     data.plot(grid, TRUE_MIXTURE.density(grid), "k:", label="true mixture")
     data.plot(grid, trace[0].theta.density(grid), color="tab:gray", label="start")
@@ -456,7 +469,7 @@ def plot(path: str, x: Array, trace: Sequence[EmIteration], numpy: Sequence[Mixt
             ylabel="largest difference over θ")
     gap.legend(fontsize=8)
     fig.tight_layout()
-    fig.savefig(path, dpi=80)
+    save(fig, path, dpi=80)
     plt.close(fig)
 
 

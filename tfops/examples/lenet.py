@@ -29,6 +29,7 @@ from attrs import evolve, frozen
 from tfops import Graph, Ops, Session, Shape
 from tfops.backend import Backend
 from tfops.examples import addBackendOption, digits
+from tfops.examples._plotting import Axes, save
 from tfops.examples.digits import Digits
 from tfops.framework.optimizers import Adam
 from tfops.op.core import NoOp, Placeholder, Variable
@@ -158,7 +159,7 @@ class Outcome:
 
 def predict(session: Session, net: LeNet, images: Array, batch: int = 256) -> Array:
     """The predicted class of each image."""
-    predicted = []
+    predicted: list[Array] = []
     for start in range(0, len(images), batch):
         value = session.runner().feed(net.input, images[start:start + batch]).fetch(
             net.prediction).run()[0]
@@ -187,11 +188,13 @@ def experiment(config: Config, progress: bool = False) -> Outcome:
                          .feed(net.labels, data.yTrain[batch]).addTarget(net.train)
                          .fetch(net.loss).run()[0])
                 losses.append(float(np.asarray(value)))
-            accuracy.append(float(np.mean(predict(session, net, data.xTest) == data.yTest)))
+            correct: Array = predict(session, net, data.xTest) == data.yTest
+            accuracy.append(float(np.mean(correct)))
         predicted = predict(session, net, data.xTest)
         confusion = np.zeros((NUM_LABELS, NUM_LABELS), np.int64)
         np.add.at(confusion, (data.yTest.astype(np.int64), predicted), 1)
-        trainAccuracy = float(np.mean(predict(session, net, data.xTrain) == data.yTrain))
+        correct = predict(session, net, data.xTrain) == data.yTrain
+        trainAccuracy = float(np.mean(correct))
     return Outcome(losses, accuracy, trainAccuracy, confusion)
 
 
@@ -233,6 +236,8 @@ def plot(config: Config, outcome: Outcome, path: str) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    left: Axes  # plt.subplots gives Any: declared, so each call is checked
+    right: Axes
     fig, (left, right) = plt.subplots(1, 2, figsize=(9.0, 3.4))
     left.plot(np.arange(1, len(outcome.losses) + 1), outcome.losses, color="tab:blue")
     left.set(xlabel="step", ylabel="training loss", yscale="log",
@@ -241,7 +246,7 @@ def plot(config: Config, outcome: Outcome, path: str) -> None:
     right.plot(epochs, outcome.accuracy, "o-", color="tab:red")
     right.set(xlabel="epoch", ylabel="test accuracy", ylim=(0, 1), title="test accuracy")
     fig.tight_layout()
-    fig.savefig(path, dpi=80)
+    save(fig, path, dpi=80)
     plt.close(fig)
 
 

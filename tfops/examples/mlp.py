@@ -150,7 +150,7 @@ def train(
         losses.append(float(result[0]))
         if writer is not None:
             writer.scalar("loss", losses[-1], len(losses))
-        bar.set_postfix(loss=f"{losses[-1]:.3f}", refresh=False)
+        bar.set_postfix_str(f"loss={losses[-1]:.3f}", refresh=False)  # as set_postfix(loss=)
     return losses
 
 

@@ -30,6 +30,7 @@ from attrs import frozen
 from tfops import Graph, Ops, Session
 from tfops.backend import Backend
 from tfops.examples import addBackendOption
+from tfops.examples._plotting import GridFigure, GridSpecLike, SubplotPlace, save
 from tfops.op.core import NoOp, Placeholder, Variable
 from tfops.op.linalg import MatMul
 from tfops.op.random import RandomUniform
@@ -50,7 +51,7 @@ HIDDEN = 8
 def barsAndStripes(side: int = SIDE) -> Array:
     """The ``2^(side+1) - 2`` distinct bars-and-stripes images, flattened: every image whose rows
     are all equal (vertical bars) or whose columns are all equal (horizontal stripes)."""
-    images = set()
+    images: set[tuple[float, ...]] = set()
     for bits in itertools.product((0.0, 1.0), repeat=side):
         line = np.array(bits)
         images.add(tuple(np.repeat(line, side)))  # row i is all bits[i]: horizontal stripes
@@ -61,7 +62,7 @@ def barsAndStripes(side: int = SIDE) -> Array:
 
 def allStates(n: int = VISIBLE) -> Array:
     """Every binary vector of length ``n``, one a row (``2^n`` rows)."""
-    codes = np.arange(2**n)[:, None]
+    codes = np.arange(1 << n)[:, None]  # 2^n: 1 << n is an int to the checkers, 2**n is not
     states: Array = ((codes >> np.arange(n - 1, -1, -1)) & 1).astype(np.float64)
     return states
 
@@ -148,7 +149,8 @@ def cdUpdate(vData: Array, vModel: Array, W: Array, b: Array, c: Array) -> tuple
     """The CD update ``(<v h>_data - <v h>_model, <v>_data - <v>_model, <h>_data - <h>_model)``
     with ``h = p(h = 1 | v)``, the direction that gradient ascent on the likelihood takes."""
     hData, hModel = sigmoid(vData @ W + c), sigmoid(vModel @ W + c)
-    dW: Array = vData.T @ hData / len(vData) - vModel.T @ hModel / len(vModel)
+    dW: Array = (np.transpose(vData) @ hData / len(vData)
+                 - np.transpose(vModel) @ hModel / len(vModel))
     db: Array = vData.mean(0) - vModel.mean(0)
     dc: Array = hData.mean(0) - hModel.mean(0)
     return dW, db, dc
@@ -318,7 +320,7 @@ def compareGradients(
             for g in grads:
                 runner.fetch(g)
         values = [np.asarray(x) for x in runner.run()]
-    comparisons = []
+    comparisons: list[GradientComparison] = []
     for i, (name, stop, _, _) in enumerate(cases):
         samples, dW, db, dc = values[4 * i:4 * i + 4]
         update = cdUpdate(data, samples, *parameters)
@@ -337,7 +339,20 @@ def plot(histories: Sequence[tuple[str, History]], comparisons: Sequence[Gradien
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    figure = plt.figure(figsize=(12, 3.6), dpi=72)
+    # the one call of matplotlib's whose type is partly unknown (pyplot.figure's **kwargs have
+    # none); the figure it returns is typed, and _draw checks every call on it
+    figure = plt.figure(figsize=(12, 3.6), dpi=72)  # pyright: ignore[reportUnknownMemberType]
+    _draw(figure, histories, comparisons)
+    save(figure, path)
+    plt.close(figure)
+
+
+def _weightCells(place: SubplotPlace) -> GridSpecLike:
+    return place.subgridspec(4, 4, height_ratios=[0.9, 1, 1, 0.9], wspace=0.1, hspace=0.1)
+
+
+def _draw(figure: GridFigure, histories: Sequence[tuple[str, History]],
+          comparisons: Sequence[GradientComparison]) -> None:
     outer = figure.add_gridspec(1, 3, width_ratios=[1.2, 1.1, 1], wspace=0.7)
     curves = figure.add_subplot(outer[0])
     for label, history in histories:
@@ -367,18 +382,16 @@ def plot(histories: Sequence[tuple[str, History]], comparisons: Sequence[Gradien
 
     W = histories[-1][1].parameters[0]
     scale = float(np.abs(W).max())
-    cells = outer[2].subgridspec(4, 4, height_ratios=[0.9, 1, 1, 0.9], wspace=0.1, hspace=0.1)
+    cells = _weightCells(outer[2])
     for j in range(HIDDEN):
         ax = figure.add_subplot(cells[1 + j // 4, j % 4])
-        ax.imshow(W[:, j].reshape(SIDE, SIDE), cmap="RdBu", vmin=-scale, vmax=scale)
+        ax.imshow(np.reshape(W[:, j], (SIDE, SIDE)), cmap="RdBu", vmin=-scale, vmax=scale)
         ax.set_xticks([])
         ax.set_yticks([])
         if j == 1:
             ax.set_title(f"{histories[-1][0]} weights of the {HIDDEN} hidden units", fontsize=10,
                          x=1.05)
     figure.subplots_adjust(left=0.05, right=0.99, bottom=0.15, top=0.9)
-    figure.savefig(path)
-    plt.close(figure)
 
 
 def main(argv: Sequence[str] | None = None) -> None:

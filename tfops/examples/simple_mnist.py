@@ -95,7 +95,8 @@ PIXEL_DEPTH = 16.0
 def preprocessImages(rawImages: Array) -> Array:
     """Flattens the images and scales their pixels to [0, 1], as float32."""
     imageSize = int(rawImages[0].size)
-    scaled: Array = rawImages.astype(np.float32).reshape(-1, imageSize) / np.float32(PIXEL_DEPTH)
+    scaled: Array = np.reshape(rawImages.astype(np.float32), (-1, imageSize)) / np.float32(
+        PIXEL_DEPTH)
     return scaled
 
 

@@ -17,7 +17,7 @@ session runs on ``backend`` (``--backend``: the numpy executor, or XLA).
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -26,6 +26,7 @@ from attrs import frozen
 from tfops import Graph, Ops, Session
 from tfops.backend import Backend
 from tfops.examples import addBackendOption
+from tfops.examples._plotting import Axes, save
 from tfops.op.core import Gradients
 from tfops.op.math import Div
 from tfops.output import Operand, Output
@@ -74,7 +75,7 @@ def analyticSoftmax(x: Array) -> Array:
 def analyticJacobian(x: Array) -> Array:
     """``d softmax(x)_i / d x_j = p_i (δ_ij - p_j)``: ``diag(p) - p pᵀ``."""
     p = analyticSoftmax(x)
-    result: Array = np.diag(p) - np.outer(p, p)
+    result: Array = np.diagflat(p) - np.outer(p, p)  # p is 1-D: diagflat(p) is diag(p)
     return result
 
 
@@ -128,7 +129,8 @@ def buildJacobians(size: int) -> JacobianGraphs:
     softmax: dict[str, Output[TFloat64]] = {}
     rows: dict[str, list[Output[TFloat64]]] = {}
     counts: dict[str, int] = {}
-    oneHot = [tf.constant(np.eye(size)[i]) for i in range(size)]
+    eye: Array = np.eye(size)
+    oneHot = [tf.constant(eye[i], TFloat64) for i in range(size)]
     for name, build in SOFTMAXES.items():
         scoped = tf.withSubScope(name)
         p = build(scoped, x)
@@ -184,7 +186,7 @@ def shiftSweep(shifts: Array, progress: bool = False, *,
     return {key: np.array(v) for key, v in results.items()}
 
 
-def _progress(items: Array, description: str, show: bool) -> Any:
+def _progress(items: Array, description: str, show: bool) -> Iterable[float]:
     """``items``, with a tqdm bar on stderr if ``show`` and the loop runs longer than a second."""
     if not show:
         return items
@@ -193,7 +195,8 @@ def _progress(items: Array, description: str, show: bool) -> Any:
     except ImportError:  # the examples extra is not installed: no progress bar
         return items
 
-    return tqdm(items, desc=description, delay=1.0, leave=False)
+    bar: Iterable[float] = tqdm(items, desc=description, delay=1.0, leave=False)
+    return bar  # (typed here: mypy knows tqdm as Any, it ships no types)
 
 
 def _vector(v: Array) -> str:
@@ -255,7 +258,7 @@ def tiedMaximaTable(values: Array, *, backend: str | Backend = "numpy") -> str:
 
 def sweepTable(shifts: Array, sweep: dict[str, Array], shown: Sequence[float]) -> str:
     """Some rows of :func:`shiftSweep`: the probabilities and the Jacobian errors."""
-    rows = []
+    rows: list[list[str]] = []
     for c in shown:
         i = int(np.argmin(np.abs(shifts - c)))
         rows.append([f"{shifts[i]:g}", _vector(sweep["naive"][i]), _vector(sweep["stable"][i]),
@@ -273,11 +276,14 @@ def plot(path: str, shifts: Array, sweep: dict[str, Array], tied: Array, *,
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    probs: Axes  # plt.subplots gives Any: declared, so each call is checked
+    errors: Axes
+    rows: Axes
     fig, (probs, errors, rows) = plt.subplots(1, 3, figsize=(15, 4.2))
     nan = np.flatnonzero(np.isnan(sweep["naive"]).any(axis=1))
     for axes in (probs, errors):
         if nan.size:
-            axes.axvspan(shifts[nan[0]], shifts[-1], color="tab:red", alpha=0.08,
+            axes.axvspan(float(shifts[nan[0]]), float(shifts[-1]), color="tab:red", alpha=0.08,
                          label=f"naive: nan from c = {shifts[nan[0]]:g}")
     every = slice(None, None, max(1, len(shifts) // 40))
     for i, color in enumerate(("tab:blue", "tab:orange", "tab:green")):
@@ -317,7 +323,7 @@ def plot(path: str, shifts: Array, sweep: dict[str, Array], tied: Array, *,
              ylabel="d p_i / d x_j")
     rows.legend(fontsize=8)
     fig.tight_layout()
-    fig.savefig(path, dpi=80)
+    save(fig, path, dpi=80)
     plt.close(fig)
 
 
