@@ -190,6 +190,8 @@ class OperationBuilder:
         sig = _signature(opdef)
         attrs = self._checkAttrs(opdef, sig)
         types, shapes = self._infer(opdef, sig, attrs)
+        if sig.shareable:
+            attrs = _sharedAttrs(self._type, attrs)
         op = Operation(
             graph,
             self._name,
@@ -469,7 +471,8 @@ class OperationBuilder:
 class _Signature:
     """What checking an op against its spec needs, worked out once per op type."""
 
-    __slots__ = ("attrNames", "attrs", "inputTypes", "outputTypes", "plain", "tensors")
+    __slots__ = ("attrNames", "attrs", "inputTypes", "outputTypes", "plain", "shareable",
+                 "tensors")
 
     def __init__(self, opdef: OpDef) -> None:
         self.attrNames = frozenset(a.name for a in opdef.attrs)
@@ -486,6 +489,28 @@ class _Signature:
             not i.isList and not i.isRef and (i.typeAttr is None) != (i.dtype is None)
             for i in opdef.inputs
         )
+        # every attribute of a kind whose checked values are hashable and equal only when they
+        # are the same value (not float: -0.0 == 0.0), so ops may share one attribute dict
+        self.shareable = all(a.kind in _SHAREABLE_KINDS for a in opdef.attrs)
+
+
+_SHAREABLE_KINDS = frozenset(("type", "bool", "int", "string", "list(int)", "shape"))
+
+_SHARED_ATTRS: dict[tuple[object, ...], dict[str, Any]] = {}
+"""One attribute dict per op type and set of values: ops never change their attributes, and
+each dict an op keeps alive is one more object for the garbage collector to go through."""
+_SHARED_KEPT = 4096
+
+
+def _sharedAttrs(opType: str, attrs: dict[str, Any]) -> dict[str, Any]:
+    """The dict of the same attributes another op of ``opType`` keeps already, or ``attrs``."""
+    key = (opType, *attrs.items())
+    found = _SHARED_ATTRS.get(key)
+    if found is None:
+        if len(_SHARED_ATTRS) >= _SHARED_KEPT:
+            return attrs
+        found = _SHARED_ATTRS.setdefault(key, attrs)
+    return found
 
 
 _SIGNATURES: dict[str, _Signature] = {}

@@ -11,6 +11,7 @@ from scope import NameRegistry, Scope
 from tfops.builder import OperationBuilder
 from tfops.dot import toDot
 from tfops.errors import DataTypeError, IllegalArgumentError, IllegalStateError
+
 # an upward call (pyproject.toml's layers): Graph.toGraphDef / importGraphDef are TF Java's
 # methods of Graph, written in the interop layer above it
 from tfops.interop.graphdef import exportGraphDef, importGraphDef
@@ -332,7 +333,7 @@ class Graph:
         self._opList.append(op)
         self._byName[name] = op
         for i in op._inputs:
-            i._op._consumers[op] = None
+            i._op._consumers[name] = None
 
     def _removeUnused(self, mark: int, kept: Sequence[Output[TType]]) -> None:
         """Removes the ops added since ``mark`` that no output in ``kept`` depends on (what a
@@ -358,7 +359,7 @@ class Graph:
                     continue
                 del self._byName[op._name]
                 for source in dict.fromkeys(i._op for i in op._inputs):
-                    del source._consumers[op]
+                    del source._consumers[op._name]
 
     def _removeSince(self, mark: int) -> None:
         if any(op._id >= mark for op in self._initializers):
@@ -368,4 +369,4 @@ class Graph:
             op = self._opList.pop()
             del self._byName[op._name]
             for source in dict.fromkeys(i._op for i in op._inputs):
-                del source._consumers[op]
+                del source._consumers[op._name]

@@ -101,9 +101,10 @@ class Operation:
         self._controlInputs = controlInputs
         self._attrs = attrs if type(attrs) is dict else dict(attrs)  # the builder's own
         self._device = device
-        # the ops that read an output of this one, in the order they were added (a dict: one
-        # entry per consumer, removed in constant time when a failed construction is undone)
-        self._consumers: dict[Operation, None] = {}
+        # the names of the ops that read an output of this one, in the order they were added
+        # (a dict: one entry per consumer, removed in constant time when a failed construction
+        # is undone; of names, not ops, so that the garbage collector does not track it)
+        self._consumers: dict[str, None] = {}
         self._site = site
         self._id = -1
         self._hash = hash(name) ^ id(graph)
@@ -160,8 +161,10 @@ class Operation:
 
     def consumers(self) -> list[Operation]:
         """Returns the operations that take an output of this one as a data input."""
-        with self._graph._lock:  # never an op another thread's construction may still undo
-            return list(self._consumers)
+        graph = self._graph
+        with graph._lock:  # never an op another thread's construction may still undo
+            byName = graph._byName
+            return [byName[name] for name in self._consumers]
 
     def device(self) -> str:
         """Returns the requested device ("" when unset)."""
