@@ -34,9 +34,11 @@ def _runsAlone(op: Operation) -> bool:
 
 
 class _Transaction:
-    """The context of :meth:`Graph._transaction` (a class: cheaper than a generator)."""
+    """The context of :meth:`Graph._transaction`: one per graph, reused by every construction
+    step (its marks are on the graph's stack, which only the thread holding the lock touches).
+    """
 
-    __slots__ = ("_graph", "_opMark", "_nameMark")
+    __slots__ = ("_graph",)
 
     def __init__(self, graph: Graph) -> None:
         self._graph = graph
@@ -47,11 +49,10 @@ class _Transaction:
         if graph._closed:
             graph._lock.release()
             raise IllegalStateError("the graph is closed")
-        self._opMark = len(graph._opList)
-        self._nameMark = len(graph._names._journal)
-        if not graph._txDepth:
+        marks = graph._txMarks
+        if not marks:
             graph._txSite = userSite()
-        graph._txDepth += 1
+        marks.append((len(graph._opList), len(graph._names._journal)))
         return graph._txSite  # where the user's code made this construction call
 
     def __exit__(
@@ -61,13 +62,14 @@ class _Transaction:
         tb: TracebackType | None,
     ) -> None:
         graph = self._graph
+        marks = graph._txMarks
+        opMark, nameMark = marks.pop()
         try:
             if excType is not None:
-                graph._removeSince(self._opMark)
-                graph._names.rollback(self._nameMark)
+                graph._removeSince(opMark)
+                graph._names.rollback(nameMark)
         finally:
-            graph._txDepth -= 1
-            if not graph._txDepth:
+            if not marks:
                 if excType is None:
                     graph._names.commit()
                 graph._txSite = ""
@@ -97,7 +99,9 @@ class Graph:
         self._byName: dict[str, Operation] = {}
         self._opList: list[Operation] = []
         self._closed = False
-        self._txDepth = 0
+        # the marks (op count, name journal length) of the open transactions, innermost last
+        self._txMarks: list[tuple[int, int]] = []
+        self._tx = _Transaction(self)
         # while a transaction is open (its thread holds the lock): where the user's code made
         # the construction call, given to every op the call creates (converted constants,
         # gradient ops)
@@ -301,7 +305,7 @@ class Graph:
     def _transaction(self) -> _Transaction:
         """A construction step (``with graph._transaction() as site:``, ``site`` the user's
         file:line): on any error, the ops and names added inside are removed."""
-        return _Transaction(self)
+        return self._tx
 
     def _reservationOf(self, name: str) -> int | None:
         """The name registry's reservation of ``name``, when it is the last one (what a scope's
@@ -313,7 +317,7 @@ class Graph:
         """Frees a name reserved as :meth:`_reservationOf` found, unless anything was reserved
         or committed since (then the name stays taken, as TensorFlow Java leaves it)."""
         with self._lock:
-            if self._txDepth == 0:
+            if not self._txMarks:
                 self._names.forget(reservation)
 
     def _add(self, op: Operation, reserved: bool = False) -> None:
