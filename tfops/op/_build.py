@@ -9,7 +9,7 @@ from typing import Any, TypeAlias, Union
 import numpy as np
 
 from scope import Scope
-from tfops.builder import OperationBuilder, dataTypeHint
+from tfops.builder import OperationBuilder, addKnown, dataTypeHint
 from tfops.errors import DataTypeError, IllegalArgumentError
 from tfops.graph import Graph
 from tfops.opdef import NO_DEFAULT, OpDef, lookupOp
@@ -293,6 +293,10 @@ def build(
             groups.append(len(outs))
             foreign = foreign or any(o._op._graph is not graph for o in outs)
         name = scope.makeOpName(opdef.defaultName or opType)
+        if not allAttrs and not foreign and type(graph) is Graph:
+            op = addKnown(graph, opdef, name, scope, flat, site)
+            if op is not None:
+                return op
         builder = OperationBuilder._made(graph, opType, name, scope, flat, groups, allAttrs, site)
         if foreign:
             out = next(o for o in flat if o._op._graph is not graph)
