@@ -175,15 +175,39 @@ def _constant(scope: Scope, value: np.ndarray[Any, Any], dtype: type[TType]) -> 
     the value's: the operation is made directly, without the builder's checks of them.
     """
     graph = _graphOf(scope, "Const")
+    return _newConstant(graph, scope, value, dtype, graph._txSite)
+
+
+def _newConstant(
+    graph: Graph, scope: Scope, value: np.ndarray[Any, Any], dtype: type[TType], site: str
+) -> Output[TType]:
+    """:func:`_constant` in ``graph``, the scope's environment, for the construction at ``site``."""
     if scope._opName is not None:
         scope = scope._atPrefix(scope._prefix)
     op = Operation(
         graph, scope.makeOpName("Const"), CONST, (), scope._controls,
-        {"value": value, "dtype": dtype}, scope._device, (dtype,), (Shape.of(*value.shape),),
-        graph._txSite,
+        {"value": value, "dtype": dtype}, scope._device, (dtype,),
+        (_SCALAR if not value.ndim else Shape.of(*value.shape),), site,
     )
     graph._add(op, True)
     return op._outs[0]
+
+
+_SCALAR = Shape.scalar()
+
+_NUMPY_SCALARS: dict[type, type[TType]] = {t.DTYPE.type: t for t in ALL_TYPES}
+"""The data type of each numpy scalar type tfops supports (``np.float64`` -> ``TFloat64``)."""
+
+
+def _numpyScalar(value: object) -> tuple[np.ndarray[Any, Any], type[TType]] | None:
+    """A numpy scalar of a supported type as :func:`toTensor` converts it with no data type asked
+    for (numpy values keep theirs): a read-only array of its own; ``None`` for anything else."""
+    dtype = _NUMPY_SCALARS.get(type(value))
+    if dtype is None:
+        return None
+    arr = np.array(value)
+    arr.setflags(write=False)
+    return arr, dtype
 
 
 def _preferredTypes(opdef: OpDef, inputs: Sequence[object], attrs: Mapping[str, object]) -> dict[
@@ -272,7 +296,9 @@ def build(
                     if asOutput is not None:
                         what = f"{opType} input '{arg.name}' (created at {site})"
                         out = _checkedOutput(value, asOutput(), what)
-                if out is None or out._op._graph is not graph:  # a value, or a foreign operand
+                if out is None and (scalar := _numpyScalar(value)) is not None:
+                    out = _newConstant(graph, scope, scalar[0], scalar[1], site)
+                elif out is None or out._op._graph is not graph:  # a value, a foreign operand
                     if preferred is None:
                         preferred = _preferredTypes(opdef, inputs, allAttrs)
                     what = f"{opType} input '{arg.name}' (created at {site})"
