@@ -6,7 +6,7 @@ import contextlib
 import os
 import sys
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from tfops.errors import IllegalArgumentError, IllegalStateError
 from tfops.output import Output
@@ -36,20 +36,43 @@ def userSite() -> str:
     frame = sys._getframe(1)
     while frame is not None:
         code = frame.f_code
-        library = _LIBRARY_CODE.get(code)
-        if library is None:
+        # by the code object's id (hashing a code object hashes its constants), checked to be
+        # the same object: an id is only unique among live objects
+        known = _LIBRARY_CODE.get(id(code))
+        if known is None or known[0] is not code:
             filename = code.co_filename
-            library = _LIBRARY_CODE[code] = (
+            library = (
                 filename.startswith(_LIBRARY_DIRS) or filename == _CONTEXTLIB
             ) and not filename.startswith(_EXAMPLES_DIR)
-        if not library:
-            return f"{code.co_filename}:{frame.f_lineno}"
+            known = _remember(_LIBRARY_CODE, id(code), (code, library))
+        if not known[1]:
+            # one string per call site: a loop's ops share it, and its line is looked up once
+            at = (id(code), frame.f_lasti)
+            site = _SITES.get(at)
+            if site is None or site[0] is not code:
+                site = _remember(_SITES, at, (code, f"{code.co_filename}:{frame.f_lineno}"))
+            return site[1]
         frame = frame.f_back  # type: ignore[assignment]
     return "<unknown>"
 
 
-_LIBRARY_CODE: dict[object, bool] = {}
-"""Whether a code object is tfops' own (its frames are skipped by :func:`userSite`)."""
+_T = TypeVar("_T")
+
+
+def _remember(table: dict[Any, _T], key: object, value: _T) -> _T:
+    """Stores ``value`` in a cache of :func:`userSite`, emptied when it grows past 65,536
+    entries (code made at run time, by ``exec`` or doctests, should not pile up)."""
+    if len(table) >= 65_536:
+        table.clear()
+    table[key] = value
+    return value
+
+
+_LIBRARY_CODE: dict[int, tuple[object, bool]] = {}
+"""By code object id: the code, and whether it is tfops' own (its frames are skipped by
+:func:`userSite`)."""
+_SITES: dict[tuple[int, int], tuple[object, str]] = {}
+"""By (code object id, instruction offset): the code, and the ``file:line`` of a call site."""
 
 
 class Operation:
