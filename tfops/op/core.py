@@ -148,8 +148,8 @@ class Fill(PrimitiveOp, Operators[T_co], Generic[T_co]):
     __slots__ = ("_output",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[T_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[T_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -200,8 +200,8 @@ class Range(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     __slots__ = ("_output",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TN_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TN_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -262,8 +262,8 @@ class OneHot(PrimitiveOp, Operators[T_co], Generic[T_co]):
         axis: int | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[T_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[T_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -338,8 +338,8 @@ class Select(PrimitiveOp, Operators[T_co], Generic[T_co]):
     __slots__ = ("_output",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[T_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[T_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -398,8 +398,8 @@ class CheckNumerics(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     __slots__ = ("_output",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, tensor: Operand[TF] | TensorValue, message: str) -> CheckNumerics[TF]:
@@ -467,7 +467,7 @@ class AssertThat(PrimitiveOp):
         summarize: int | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
+        self._operation = operation
 
     @staticmethod
     def create(
@@ -528,8 +528,8 @@ class Constant(PrimitiveOp, Operators[T_co], Generic[T_co]):
     __slots__ = ("_output",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[T_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[T_co]", operation._outs[0])
 
     @overload
     @staticmethod
@@ -1022,8 +1022,8 @@ class Placeholder(PrimitiveOp, Operators[T_co], Generic[T_co]):
         shape: _shape.Shape | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[T_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[T_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -1086,8 +1086,8 @@ class Identity(PrimitiveOp, Operators[T_co], Generic[T_co]):
     __slots__ = ("_output",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[T_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[T_co]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, input: Operand[T] | TensorValue) -> Identity[T]:
@@ -1189,8 +1189,8 @@ class StopGradient(PrimitiveOp, Operators[T_co], Generic[T_co]):
     __slots__ = ("_output",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[T_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[T_co]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, input: Operand[T] | TensorValue) -> StopGradient[T]:
@@ -1244,8 +1244,8 @@ class Max(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
         keepDims: bool | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TN_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TN_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -1320,8 +1320,8 @@ class Min(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
         keepDims: bool | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TN_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TN_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -1399,8 +1399,8 @@ class Sum(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
         keepDims: bool | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TN_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TN_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -1480,8 +1480,8 @@ class Prod(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
         keepDims: bool | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TN_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TN_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -1555,8 +1555,8 @@ class All(PrimitiveOp, Operators[TBool]):
         keepDims: bool | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TBool]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TBool]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -1630,8 +1630,8 @@ class Any(PrimitiveOp, Operators[TBool]):
         keepDims: bool | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TBool]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TBool]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -1697,8 +1697,8 @@ class Rank(PrimitiveOp, Operators[TInt32]):
     __slots__ = ("_output",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TInt32]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TInt32]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, input: Operand[T] | TensorValue) -> Rank:
@@ -1749,8 +1749,8 @@ class Size(PrimitiveOp, Operators[TI_co], Generic[TI_co]):
         outType: type[TI] | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TI_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TI_co]", operation._outs[0])
 
     @overload
     @staticmethod
@@ -1834,8 +1834,8 @@ class Squeeze(PrimitiveOp, Operators[T_co], Generic[T_co]):
         axis: Sequence[int] | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[T_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[T_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -1902,8 +1902,8 @@ class Tile(PrimitiveOp, Operators[T_co], Generic[T_co]):
     __slots__ = ("_output",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[T_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[T_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -1961,8 +1961,8 @@ class GatherNd(PrimitiveOp, Operators[T_co], Generic[T_co]):
         badIndicesPolicy: str | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[T_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[T_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -2041,8 +2041,8 @@ class ScatterNd(PrimitiveOp, Operators[T_co], Generic[T_co]):
         badIndicesPolicy: str | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[T_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[T_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -2131,8 +2131,8 @@ class TensorScatterNdUpdate(PrimitiveOp, Operators[T_co], Generic[T_co]):
         badIndicesPolicy: str | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[T_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[T_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -2221,8 +2221,8 @@ class TensorScatterNdAdd(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
         badIndicesPolicy: str | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TN_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TN_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -2301,7 +2301,7 @@ class Split(PrimitiveOp, Generic[T_co]):
     __slots__ = ("_output",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
+        self._operation = operation
         self._output = [cast("Output[T_co]", o) for o in operation.outputs()]
 
     @staticmethod
@@ -2357,7 +2357,7 @@ class SplitV(PrimitiveOp, Generic[T_co]):
     __slots__ = ("_output",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
+        self._operation = operation
         self._output = [cast("Output[T_co]", o) for o in operation.outputs()]
 
     @staticmethod
@@ -2415,8 +2415,8 @@ class Reverse(PrimitiveOp, Operators[T_co], Generic[T_co]):
     __slots__ = ("_output",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[T_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[T_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -2469,8 +2469,8 @@ class ClipByValue(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     __slots__ = ("_output",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TN_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TN_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -2527,8 +2527,8 @@ class Where(PrimitiveOp, Operators[TInt64]):
     __slots__ = ("_index",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._index = cast("Output[TInt64]", operation.output(0))
+        self._operation = operation
+        self._index = cast("Output[TInt64]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, input: Operand[T] | TensorValue) -> Where:
@@ -2584,9 +2584,9 @@ class SetDiff1d(PrimitiveOp, Generic[TN_co]):
         outIdx: type[TIntegral] | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._out = cast("Output[TN_co]", operation.output(0))
-        self._idx = cast("Output[TIntegral]", operation.output(1))
+        self._operation = operation
+        self._out = cast("Output[TN_co]", operation._outs[0])
+        self._idx = cast("Output[TIntegral]", operation._outs[1])
 
     @staticmethod
     def create(
@@ -2665,8 +2665,8 @@ class Gather(PrimitiveOp, Operators[T_co], Generic[T_co]):
         batchDims: int | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[T_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[T_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -2742,8 +2742,8 @@ class Concat(PrimitiveOp, Operators[T_co], Generic[T_co]):
     __slots__ = ("_output",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[T_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[T_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -2797,8 +2797,8 @@ class Stack(PrimitiveOp, Operators[T_co], Generic[T_co]):
         axis: int | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[T_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[T_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -2869,7 +2869,7 @@ class Unstack(PrimitiveOp, Generic[T_co]):
         axis: int | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
+        self._operation = operation
         self._output = [cast("Output[T_co]", o) for o in operation.outputs()]
 
     @staticmethod
@@ -2937,8 +2937,8 @@ class Pad(PrimitiveOp, Operators[T_co], Generic[T_co]):
     __slots__ = ("_output",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[T_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[T_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -2987,8 +2987,8 @@ class Slice(PrimitiveOp, Operators[T_co], Generic[T_co]):
     __slots__ = ("_output",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[T_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[T_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -3058,8 +3058,8 @@ class StridedSlice(PrimitiveOp, Operators[T_co], Generic[T_co]):
         shrinkAxisMask: int | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[T_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[T_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -3220,8 +3220,8 @@ class StridedSliceGrad(PrimitiveOp, Operators[T_co], Generic[T_co]):
         shrinkAxisMask: int | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[T_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[T_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -3376,8 +3376,8 @@ class Shape(PrimitiveOp, Operators[TI_co], Generic[TI_co]):
         outType: type[TI] | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TI_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TI_co]", operation._outs[0])
 
     @overload
     @staticmethod
@@ -3460,8 +3460,8 @@ class Reshape(PrimitiveOp, Operators[T_co], Generic[T_co]):
     __slots__ = ("_output",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[T_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[T_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -3508,8 +3508,8 @@ class ExpandDims(PrimitiveOp, Operators[T_co], Generic[T_co]):
     __slots__ = ("_output",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[T_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[T_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -3556,8 +3556,8 @@ class BroadcastTo(PrimitiveOp, Operators[T_co], Generic[T_co]):
     __slots__ = ("_output",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[T_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[T_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -3605,9 +3605,9 @@ class BroadcastGradientArgs(PrimitiveOp, Generic[TI_co]):
     __slots__ = ("_r0", "_r1")
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._r0 = cast("Output[TI_co]", operation.output(0))
-        self._r1 = cast("Output[TI_co]", operation.output(1))
+        self._operation = operation
+        self._r0 = cast("Output[TI_co]", operation._outs[0])
+        self._r1 = cast("Output[TI_co]", operation._outs[1])
 
     @staticmethod
     def create(
@@ -3653,8 +3653,8 @@ class ZerosLike(PrimitiveOp, Operators[T_co], Generic[T_co]):
     __slots__ = ("_y",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._y = cast("Output[T_co]", operation.output(0))
+        self._operation = operation
+        self._y = cast("Output[T_co]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, x: Operand[T] | TensorValue) -> ZerosLike[T]:
@@ -3697,8 +3697,8 @@ class OnesLike(PrimitiveOp, Operators[T_co], Generic[T_co]):
     __slots__ = ("_y",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._y = cast("Output[T_co]", operation.output(0))
+        self._operation = operation
+        self._y = cast("Output[T_co]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, x: Operand[T] | TensorValue) -> OnesLike[T]:
@@ -3746,8 +3746,8 @@ class Variable(PrimitiveOp, Operators[T_co], Generic[T_co]):
     __slots__ = ("_ref",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._ref = cast("Output[T_co]", operation.output(0))
+        self._operation = operation
+        self._ref = cast("Output[T_co]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, shape: _shape.Shape, dtype: type[T]) -> Variable[T]:
@@ -3801,8 +3801,8 @@ class Assign(PrimitiveOp, Operators[T_co], Generic[T_co]):
         useLocking: bool | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._outputRef = cast("Output[T_co]", operation.output(0))
+        self._operation = operation
+        self._outputRef = cast("Output[T_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -3897,8 +3897,8 @@ class AssignAdd(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
         useLocking: bool | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._outputRef = cast("Output[TN_co]", operation.output(0))
+        self._operation = operation
+        self._outputRef = cast("Output[TN_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -3970,8 +3970,8 @@ class AssignSub(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
         useLocking: bool | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._outputRef = cast("Output[TN_co]", operation.output(0))
+        self._operation = operation
+        self._outputRef = cast("Output[TN_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -4038,7 +4038,7 @@ class NoOp(PrimitiveOp):
     __slots__ = ()
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
+        self._operation = operation
 
     @staticmethod
     def create(scope: Scope) -> NoOp:

@@ -100,8 +100,8 @@ class Relu(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     __slots__ = ("_activations",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._activations = cast("Output[TN_co]", operation.output(0))
+        self._operation = operation
+        self._activations = cast("Output[TN_co]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, features: Operand[TN] | TensorValue) -> Relu[TN]:
@@ -145,8 +145,8 @@ class Relu6(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     __slots__ = ("_activations",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._activations = cast("Output[TN_co]", operation.output(0))
+        self._operation = operation
+        self._activations = cast("Output[TN_co]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, features: Operand[TN] | TensorValue) -> Relu6[TN]:
@@ -193,8 +193,8 @@ class Elu(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     __slots__ = ("_activations",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._activations = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._activations = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, features: Operand[TF] | TensorValue) -> Elu[TF]:
@@ -238,8 +238,8 @@ class ReluGrad(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     __slots__ = ("_backprops",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._backprops = cast("Output[TN_co]", operation.output(0))
+        self._operation = operation
+        self._backprops = cast("Output[TN_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -285,8 +285,8 @@ class Relu6Grad(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     __slots__ = ("_backprops",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._backprops = cast("Output[TN_co]", operation.output(0))
+        self._operation = operation
+        self._backprops = cast("Output[TN_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -333,8 +333,8 @@ class EluGrad(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     __slots__ = ("_backprops",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._backprops = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._backprops = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -390,8 +390,8 @@ class BiasAdd(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
         dataFormat: str | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TN_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TN_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -465,8 +465,8 @@ class BiasAddGrad(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
         dataFormat: str | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TN_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TN_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -540,8 +540,8 @@ class LeakyRelu(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
         alpha: float | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._activations = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._activations = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -611,8 +611,8 @@ class LeakyReluGrad(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
         alpha: float | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._backprops = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._backprops = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -681,8 +681,8 @@ class Selu(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     __slots__ = ("_activations",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._activations = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._activations = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, features: Operand[TF] | TensorValue) -> Selu[TF]:
@@ -727,8 +727,8 @@ class SeluGrad(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     __slots__ = ("_backprops",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._backprops = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._backprops = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -775,8 +775,8 @@ class Softsign(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     __slots__ = ("_activations",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._activations = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._activations = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, features: Operand[TF] | TensorValue) -> Softsign[TF]:
@@ -821,8 +821,8 @@ class SoftsignGrad(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     __slots__ = ("_backprops",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._backprops = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._backprops = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -899,8 +899,8 @@ class Conv2d(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
         dilations: Sequence[int] | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TN_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TN_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -1059,8 +1059,8 @@ class Conv2dBackpropInput(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
         dilations: Sequence[int] | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TN_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TN_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -1221,8 +1221,8 @@ class Conv2dBackpropFilter(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
         dilations: Sequence[int] | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -1392,8 +1392,8 @@ class DepthwiseConv2dNative(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
         dilations: Sequence[int] | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -1537,8 +1537,8 @@ class DepthwiseConv2dNativeBackpropInput(PrimitiveOp, Operators[TF_co], Generic[
         dilations: Sequence[int] | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -1690,8 +1690,8 @@ class DepthwiseConv2dNativeBackpropFilter(PrimitiveOp, Operators[TF_co], Generic
         dilations: Sequence[int] | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -1823,8 +1823,8 @@ class Softmax(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     __slots__ = ("_softmax",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._softmax = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._softmax = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, logits: Operand[TF] | TensorValue) -> Softmax[TF]:
@@ -1870,8 +1870,8 @@ class LogSoftmax(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     __slots__ = ("_logsoftmax",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._logsoftmax = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._logsoftmax = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, logits: Operand[TF] | TensorValue) -> LogSoftmax[TF]:
@@ -1926,9 +1926,9 @@ class SoftmaxCrossEntropyWithLogits(PrimitiveOp, Generic[TF_co]):
     __slots__ = ("_loss", "_backprop")
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._loss = cast("Output[TF_co]", operation.output(0))
-        self._backprop = cast("Output[TF_co]", operation.output(1))
+        self._operation = operation
+        self._loss = cast("Output[TF_co]", operation._outs[0])
+        self._backprop = cast("Output[TF_co]", operation._outs[1])
 
     @staticmethod
     def create(
@@ -1982,9 +1982,9 @@ class SparseSoftmaxCrossEntropyWithLogits(PrimitiveOp, Generic[TF_co]):
     __slots__ = ("_loss", "_backprop")
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._loss = cast("Output[TF_co]", operation.output(0))
-        self._backprop = cast("Output[TF_co]", operation.output(1))
+        self._operation = operation
+        self._loss = cast("Output[TF_co]", operation._outs[0])
+        self._backprop = cast("Output[TF_co]", operation._outs[1])
 
     @staticmethod
     def create(
@@ -2034,8 +2034,8 @@ class L2Loss(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     __slots__ = ("_output",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, t: Operand[TF] | TensorValue) -> L2Loss[TF]:
@@ -2113,13 +2113,13 @@ class FusedBatchNorm(PrimitiveOp, Generic[TF_co]):
         isTraining: bool | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._y = cast("Output[TF_co]", operation.output(0))
-        self._batch_mean = cast("Output[TFloat32]", operation.output(1))
-        self._batch_variance = cast("Output[TFloat32]", operation.output(2))
-        self._reserve_space_1 = cast("Output[TFloat32]", operation.output(3))
-        self._reserve_space_2 = cast("Output[TFloat32]", operation.output(4))
-        self._reserve_space_3 = cast("Output[TFloat32]", operation.output(5))
+        self._operation = operation
+        self._y = cast("Output[TF_co]", operation._outs[0])
+        self._batch_mean = cast("Output[TFloat32]", operation._outs[1])
+        self._batch_variance = cast("Output[TFloat32]", operation._outs[2])
+        self._reserve_space_1 = cast("Output[TFloat32]", operation._outs[3])
+        self._reserve_space_2 = cast("Output[TFloat32]", operation._outs[4])
+        self._reserve_space_3 = cast("Output[TFloat32]", operation._outs[5])
 
     @staticmethod
     def create(
@@ -2296,12 +2296,12 @@ class FusedBatchNormGrad(PrimitiveOp, Generic[TF_co]):
         isTraining: bool | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._x_backprop = cast("Output[TF_co]", operation.output(0))
-        self._scale_backprop = cast("Output[TFloat32]", operation.output(1))
-        self._offset_backprop = cast("Output[TFloat32]", operation.output(2))
-        self._reserve_space_4 = cast("Output[TFloat32]", operation.output(3))
-        self._reserve_space_5 = cast("Output[TFloat32]", operation.output(4))
+        self._operation = operation
+        self._x_backprop = cast("Output[TF_co]", operation._outs[0])
+        self._scale_backprop = cast("Output[TFloat32]", operation._outs[1])
+        self._offset_backprop = cast("Output[TFloat32]", operation._outs[2])
+        self._reserve_space_4 = cast("Output[TFloat32]", operation._outs[3])
+        self._reserve_space_5 = cast("Output[TFloat32]", operation._outs[4])
 
     @staticmethod
     def create(
@@ -2441,8 +2441,8 @@ class LocalResponseNormalization(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
         beta: float | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -2574,8 +2574,8 @@ class LocalResponseNormalizationGrad(PrimitiveOp, Operators[TF_co], Generic[TF_c
         beta: float | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -2714,8 +2714,8 @@ class MaxPool(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
         dataFormat: str | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TN_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TN_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -2814,8 +2814,8 @@ class MaxPoolGrad(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
         dataFormat: str | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TN_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TN_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -2915,8 +2915,8 @@ class MaxPoolGradGrad(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
         dataFormat: str | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TN_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TN_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -3014,8 +3014,8 @@ class AvgPool(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
         dataFormat: str | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -3107,8 +3107,8 @@ class AvgPoolGrad(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
         dataFormat: str | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -3211,9 +3211,9 @@ class TopK(PrimitiveOp, Generic[TN_co]):
         indexType: type[TIntegral] | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._values = cast("Output[TN_co]", operation.output(0))
-        self._indices = cast("Output[TIntegral]", operation.output(1))
+        self._operation = operation
+        self._values = cast("Output[TN_co]", operation._outs[0])
+        self._indices = cast("Output[TIntegral]", operation._outs[1])
 
     @staticmethod
     def create(
@@ -3301,8 +3301,8 @@ class InTopK(PrimitiveOp, Operators[TBool]):
     __slots__ = ("_precision",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._precision = cast("Output[TBool]", operation.output(0))
+        self._operation = operation
+        self._precision = cast("Output[TBool]", operation._outs[0])
 
     @staticmethod
     def create(
