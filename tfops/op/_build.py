@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Mapping, Sequence
-from typing import Any, TypeAlias, Union
+from typing import Any, TypeAlias, Union, cast
 
 import numpy as np
 
@@ -12,7 +12,7 @@ from scope import Scope
 from tfops.builder import OperationBuilder, addKnown, dataTypeHint
 from tfops.errors import DataTypeError, IllegalArgumentError
 from tfops.graph import Graph
-from tfops.opdef import NO_DEFAULT, OpDef, lookupOp
+from tfops.opdef import NO_DEFAULT, InputDef, OpDef, lookupOp
 from tfops.operation import Operation, userSite
 from tfops.output import Output
 from tfops.shape import Shape
@@ -21,6 +21,7 @@ from tfops.types import (
     ALL_TYPES,
     TBool,
     TFloat32,
+    TFloat64,
     TFloating,
     TInt32,
     TInt64,
@@ -37,6 +38,7 @@ TensorValue: TypeAlias = Union[
 """A value that becomes a ``Const`` where an operand is expected."""
 
 _INT32 = np.iinfo(np.int32)
+_INT64 = np.iinfo(np.int64)
 
 _SUPPORTED = frozenset(t.DTYPE for t in ALL_TYPES)
 
@@ -198,14 +200,50 @@ _SCALAR = Shape.scalar()
 _NUMPY_SCALARS: dict[type, type[TType]] = {t.DTYPE.type: t for t in ALL_TYPES}
 """The data type of each numpy scalar type tfops supports (``np.float64`` -> ``TFloat64``)."""
 
+_FLOAT32_MAX = float(np.finfo(np.float32).max)
 
-def _numpyScalar(value: object) -> tuple[np.ndarray[Any, Any], type[TType]] | None:
-    """A numpy scalar of a supported type as :func:`toTensor` converts it with no data type asked
-    for (numpy values keep theirs): a read-only array of its own; ``None`` for anything else."""
-    dtype = _NUMPY_SCALARS.get(type(value))
-    if dtype is None:
+
+def _scalar(
+    value: object, arg: InputDef, specs: Sequence[InputDef], inputs: Sequence[object]
+) -> tuple[np.ndarray[Any, Any], type[TType]] | None:
+    """A scalar input as :func:`toTensor` converts it, done directly, or ``None`` for the
+    general conversion: a numpy scalar of a supported type (it keeps its dtype); a Python float
+    or int whose data type an operand given for the same type attribute fixes (or the input's
+    own fixed type), when the conversion is exact or rounds as numpy's cast does."""
+    kind = type(value)
+    dtype = _NUMPY_SCALARS.get(kind)
+    if dtype is not None:
+        arr = np.array(value)
+        arr.setflags(write=False)
+        return arr, dtype
+    if kind is not float and kind is not int:
         return None
-    arr = np.array(value)
+    dtype = arg.dtype
+    if dtype is None:
+        typeAttr = arg.typeAttr
+        for spec, other in zip(specs, inputs, strict=False):
+            if spec.typeAttr == typeAttr:
+                if type(other) is Output:
+                    dtype = other._dtype  # the first operand of the type attribute fixes it
+                    break
+                if spec.isList or type(other) is not float and type(other) is not int:
+                    return None  # an op class, a numpy value... : _preferredTypes decides
+        if dtype is None:
+            return None  # Python values only: the first one's type is the op's
+    number = cast("float", value)
+    if dtype is TFloat64:
+        fits = kind is float or -(2**53) <= number <= 2**53
+    elif dtype is TFloat32:
+        limit = _FLOAT32_MAX if kind is float else 2**24
+        fits = -limit <= number <= limit
+    elif dtype is TInt32 or dtype is TInt64:
+        info = _INT32 if dtype is TInt32 else _INT64
+        fits = kind is int and info.min <= number <= info.max
+    else:
+        return None
+    if not fits:
+        return None  # an int to a float type (rounding), a float out of range or NaN, ...
+    arr = np.array(value, dtype.DTYPE)
     arr.setflags(write=False)
     return arr, dtype
 
@@ -294,9 +332,11 @@ def build(
                 if out is None:
                     asOutput = getattr(value, "asOutput", None)
                     if asOutput is not None:
-                        what = f"{opType} input '{arg.name}' (created at {site})"
-                        out = _checkedOutput(value, asOutput(), what)
-                if out is None and (scalar := _numpyScalar(value)) is not None:
+                        found = asOutput()
+                        out = found if type(found) is Output else _checkedOutput(
+                            value, found, f"{opType} input '{arg.name}' (created at {site})"
+                        )
+                if out is None and (scalar := _scalar(value, arg, specs, inputs)) is not None:
                     out = _newConstant(graph, scope, scalar[0], scalar[1], site)
                 elif out is None or out._op._graph is not graph:  # a value, a foreign operand
                     if preferred is None:
