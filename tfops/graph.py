@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import threading
 from collections.abc import Iterator, Sequence
 from types import TracebackType
@@ -15,7 +16,7 @@ from tfops.errors import DataTypeError, IllegalArgumentError, IllegalStateError
 # an upward call (pyproject.toml's layers): Graph.toGraphDef / importGraphDef are TF Java's
 # methods of Graph, written in the interop layer above it
 from tfops.interop.graphdef import exportGraphDef, importGraphDef
-from tfops.operation import Operation, userSite
+from tfops.operation import Operation, siteOf, userSite
 from tfops.output import Output
 from tfops.types import TType
 
@@ -51,7 +52,7 @@ class _Transaction:
             raise IllegalStateError("the graph is closed")
         marks = graph._txMarks
         if not marks:
-            graph._txSite = userSite()
+            graph._txSite = siteOf(sys._getframe(1))  # (this frame is tfops')
         marks.append((len(graph._opList), len(graph._names._journal)))
         return graph._txSite  # where the user's code made this construction call
 
@@ -71,7 +72,11 @@ class _Transaction:
         finally:
             if not marks:
                 if excType is None:
-                    graph._names.commit()
+                    names = graph._names
+                    if type(names) is NameRegistry:
+                        names._journal.clear()  # commit(), under the lock this thread holds
+                    else:
+                        names.commit()
                 graph._txSite = ""
             graph._lock.release()
 

@@ -6,6 +6,7 @@ import contextlib
 import os
 import sys
 from collections.abc import Mapping
+from types import FrameType
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from tfops.errors import IllegalArgumentError, IllegalStateError
@@ -33,7 +34,12 @@ _CONTEXTLIB = contextlib.__file__  # the frames of our own ``with`` blocks are n
 def userSite() -> str:
     """Returns ``file:line`` of the innermost caller outside tfops (examples count as user code).
     """
-    frame = sys._getframe(1)
+    return siteOf(sys._getframe(1))
+
+
+def siteOf(frame: FrameType | None) -> str:
+    """:func:`userSite` from ``frame`` outwards (a caller that knows its own frames are tfops'
+    starts further out)."""
     while frame is not None:
         code = frame.f_code
         # by the code object's id (hashing a code object hashes its constants), checked to be
@@ -52,7 +58,7 @@ def userSite() -> str:
             if site is None or site[0] is not code:
                 site = _remember(_SITES, at, (code, f"{code.co_filename}:{frame.f_lineno}"))
             return site[1]
-        frame = frame.f_back  # type: ignore[assignment]
+        frame = frame.f_back
     return "<unknown>"
 
 

@@ -318,7 +318,7 @@ def build(
     specs = opdef.inputs
     if len(inputs) != len(specs):
         raise IllegalArgumentError(f"{opType} takes {len(specs)} input(s)")
-    with graph._transaction() as site:
+    with graph._tx if type(graph) is Graph else graph._transaction() as site:
         if allAttrs:
             _convertTensorAttrs(opdef, allAttrs, site)
         flat: list[Output[TType]] = []
