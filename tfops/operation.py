@@ -40,23 +40,22 @@ def userSite() -> str:
 def siteOf(frame: FrameType | None) -> str:
     """:func:`userSite` from ``frame`` outwards (a caller that knows its own frames are tfops'
     starts further out)."""
+    files = _LIBRARY_FILES
     while frame is not None:
         code = frame.f_code
-        # by the code object's id (hashing a code object hashes its constants), checked to be
-        # the same object: an id is only unique among live objects
-        known = _LIBRARY_CODE.get(id(code))
-        if known is None or known[0] is not code:
-            filename = code.co_filename
-            library = (
+        filename = code.co_filename
+        library = files.get(filename)
+        if library is None:
+            library = _remember(files, filename, (
                 filename.startswith(_LIBRARY_DIRS) or filename == _CONTEXTLIB
-            ) and not filename.startswith(_EXAMPLES_DIR)
-            known = _remember(_LIBRARY_CODE, id(code), (code, library))
-        if not known[1]:
+            ) and not filename.startswith(_EXAMPLES_DIR))
+        if not library:
             # one string per call site: a loop's ops share it, and its line is looked up once
+            # (by the code's id, checked to be the same code: an id is unique among live objects)
             at = (id(code), frame.f_lasti)
             site = _SITES.get(at)
             if site is None or site[0] is not code:
-                site = _remember(_SITES, at, (code, f"{code.co_filename}:{frame.f_lineno}"))
+                site = _remember(_SITES, at, (code, f"{filename}:{frame.f_lineno}"))
             return site[1]
         frame = frame.f_back
     return "<unknown>"
@@ -74,9 +73,8 @@ def _remember(table: dict[Any, _T], key: object, value: _T) -> _T:
     return value
 
 
-_LIBRARY_CODE: dict[int, tuple[object, bool]] = {}
-"""By code object id: the code, and whether it is tfops' own (its frames are skipped by
-:func:`userSite`)."""
+_LIBRARY_FILES: dict[str, bool] = {}
+"""Whether the code of a file is tfops' own (its frames are skipped by :func:`userSite`)."""
 _SITES: dict[tuple[int, int], tuple[object, str]] = {}
 """By (code object id, instruction offset): the code, and the ``file:line`` of a call site."""
 
