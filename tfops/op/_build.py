@@ -322,11 +322,14 @@ def build(
         if allAttrs:
             _convertTensorAttrs(opdef, allAttrs, site)
         flat: list[Output[TType]] = []
-        groups: list[int | None] = []
+        lists: dict[int, int] | None = None  # the size of each list input, by position
         preferred: dict[str, type[TType]] | None = None
         foreign = False
         for n, value in enumerate(inputs):
             arg = specs[n]
+            if type(value) is Output and value._op._graph is graph and not arg.isList:
+                flat.append(value)  # an operand of this graph: most inputs
+                continue
             if not arg.isList:
                 out = value if type(value) is Output else None
                 if out is None:
@@ -346,7 +349,6 @@ def build(
                     out = _asOutput(scope, value, hint, what)
                     foreign = foreign or out._op._graph is not graph
                 flat.append(out)
-                groups.append(None)
                 continue
             what = f"{opType} input '{arg.name}' (created at {site})"
             if not isinstance(value, (list, tuple)):
@@ -356,13 +358,19 @@ def build(
             hint = arg.dtype or (preferred.get(arg.typeAttr) if arg.typeAttr else None)
             outs = [_asOutput(scope, v, hint, what) for v in value]
             flat.extend(outs)
-            groups.append(len(outs))
+            if lists is None:
+                lists = {}
+            lists[n] = len(outs)
             foreign = foreign or any(o._op._graph is not graph for o in outs)
         name = scope.makeOpName(opdef.defaultName or opType)
-        if not allAttrs and not foreign and type(graph) is Graph:
+        if not allAttrs and not foreign and lists is None and type(graph) is Graph:
             op = addKnown(graph, opdef, name, scope, flat, site)
             if op is not None:
                 return op
+        # None: a single input; n: a list of n
+        groups: list[int | None] = (
+            [None] * len(inputs) if lists is None else [lists.get(n) for n in range(len(inputs))]
+        )
         builder = OperationBuilder._made(graph, opType, name, scope, flat, groups, allAttrs, site)
         if foreign:
             out = next(o for o in flat if o._op._graph is not graph)
