@@ -132,7 +132,6 @@ class NameRegistry:
             ids[name] = previous
 
 
-
 _SUFFIXED = re.compile(r"(.+)_([1-9][0-9]*)")
 
 

@@ -70,9 +70,7 @@ class Scope:
         if not callable(nameRegistry):
             # a builtin TypeError: this package imports nothing of tfops (Ops.create checks
             # first and raises tfops's own)
-            raise TypeError(
-                f"Scope(env): {env!r} is not an execution environment (a tfops Graph)"
-            )
+            raise TypeError(f"Scope(env): {env!r} is not an execution environment (a tfops Graph)")
         self._env = env
         self._names: NameRegistry = nameRegistry()
         self._prefix = ""

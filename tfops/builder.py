@@ -44,9 +44,20 @@ class OperationBuilder:
         ('x', 'float32')
     """
 
-    __slots__ = ("_graph", "_type", "_name", "_inputs", "_inputGroups", "_controls", "_init",
-                 "_attrs",
-                 "_device", "_site", "_reserved", "_trusted")
+    __slots__ = (
+        "_graph",
+        "_type",
+        "_name",
+        "_inputs",
+        "_inputGroups",
+        "_controls",
+        "_init",
+        "_attrs",
+        "_device",
+        "_site",
+        "_reserved",
+        "_trusted",
+    )
 
     def __init__(
         self,
@@ -375,9 +386,7 @@ class OperationBuilder:
         if kind == "type":
             if isinstance(value, type) and value in allowed:
                 return value
-            if not (isinstance(value, type) and issubclass(value, TType)) or value in (
-                TType,
-            ):
+            if not (isinstance(value, type) and issubclass(value, TType)) or value in (TType,):
                 raise self._typeError(
                     f"attribute {name!r} must be a data type (such as TFloat32), got {value!r}"
                     + dataTypeHint(value)
@@ -413,8 +422,7 @@ class OperationBuilder:
                 return value
             if isinstance(value, Iterable) and not isinstance(value, (str, bytes)):
                 dims = list(value)
-                if all(isinstance(d, (int, np.integer)) and not isinstance(d, bool)
-                       for d in dims):
+                if all(isinstance(d, (int, np.integer)) and not isinstance(d, bool) for d in dims):
                     try:
                         return Shape.fromIterable(dims)
                     except IllegalArgumentError as e:
@@ -437,8 +445,10 @@ class OperationBuilder:
                 raise self._typeError(f"attribute {name!r} must be a str, got {value!r}")
             return value
         if kind == "list(int)":
-            if isinstance(value, (int, np.integer)) or not isinstance(value, Iterable) or any(
-                isinstance(v, bool) or not isinstance(v, (int, np.integer)) for v in value
+            if (
+                isinstance(value, (int, np.integer))
+                or not isinstance(value, Iterable)
+                or any(isinstance(v, bool) or not isinstance(v, (int, np.integer)) for v in value)
             ):
                 raise self._typeError(f"attribute {name!r} must be a list of ints, got {value!r}")
             ints = tuple(int(v) for v in value)
@@ -461,8 +471,13 @@ class OperationBuilder:
                 types.append(t)
         inputs = self._inputs
         ctx = InferContext(
-            self._type, self._name, self._site, tuple([i._shape for i in inputs]),
-            tuple([i._dtype for i in inputs]), attrs, inputs,
+            self._type,
+            self._name,
+            self._site,
+            tuple([i._shape for i in inputs]),
+            tuple([i._dtype for i in inputs]),
+            attrs,
+            inputs,
         )
         inferred = tuple(opdef.infer(ctx))
         if len(inferred) != len(types):
@@ -476,15 +491,31 @@ class OperationBuilder:
 class _Signature:
     """What checking an op against its spec needs, worked out once per op type."""
 
-    __slots__ = ("attrNames", "attrs", "inputTypes", "known", "opdef", "outputTypes", "plain",
-                 "shareable", "tensors")
+    __slots__ = (
+        "attrNames",
+        "attrs",
+        "inputTypes",
+        "known",
+        "opdef",
+        "outputTypes",
+        "plain",
+        "shareable",
+        "tensors",
+    )
 
     def __init__(self, opdef: OpDef) -> None:
         self.opdef = opdef
         self.attrNames = frozenset(a.name for a in opdef.attrs)
         self.attrs = tuple(
-            (a.name, a.kind, a.allowed, frozenset(a.allowed) if a.kind == "type" else frozenset(),
-             a.default, a.doc) for a in opdef.attrs
+            (
+                a.name,
+                a.kind,
+                a.allowed,
+                frozenset(a.allowed) if a.kind == "type" else frozenset(),
+                a.default,
+                a.doc,
+            )
+            for a in opdef.attrs
         )
         self.inputTypes = tuple((i.typeAttr, i.dtype) for i in opdef.inputs)
         self.outputTypes = tuple((o.typeAttr, o.dtype, o.countAttr) for o in opdef.outputs)

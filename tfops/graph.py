@@ -130,8 +130,13 @@ class Graph:
             IllegalStateError: the graph is closed.
         """
         self._checkOpen()
-        return OperationBuilder(self, type, name, scope if scope is not None else self._baseScope,
-                                self._reservationOf(name))
+        return OperationBuilder(
+            self,
+            type,
+            name,
+            scope if scope is not None else self._baseScope,
+            self._reservationOf(name),
+        )
 
     def nameRegistry(self) -> NameRegistry:
         """Returns the registry of names taken in this graph."""
@@ -165,8 +170,7 @@ class Graph:
         with self._lock:
             if op.graph() is not self:
                 raise IllegalArgumentError(
-                    f"initializer '{op.name()}' is from another graph; register an op of this "
-                    "graph"
+                    f"initializer '{op.name()}' is from another graph; register an op of this graph"
                 )
             if op not in self._initializers:
                 self._initializers[op] = None

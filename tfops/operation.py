@@ -32,8 +32,7 @@ _CONTEXTLIB = contextlib.__file__  # the frames of our own ``with`` blocks are n
 
 
 def userSite() -> str:
-    """Returns ``file:line`` of the innermost caller outside tfops (examples count as user code).
-    """
+    """Returns ``file:line`` of the innermost caller outside tfops (examples count as user code)."""
     return siteOf(sys._getframe(1))
 
 
@@ -46,9 +45,12 @@ def siteOf(frame: FrameType | None) -> str:
         filename = code.co_filename
         library = files.get(filename)
         if library is None:
-            library = _remember(files, filename, (
-                filename.startswith(_LIBRARY_DIRS) or filename == _CONTEXTLIB
-            ) and not filename.startswith(_EXAMPLES_DIR))
+            library = _remember(
+                files,
+                filename,
+                (filename.startswith(_LIBRARY_DIRS) or filename == _CONTEXTLIB)
+                and not filename.startswith(_EXAMPLES_DIR),
+            )
         if not library:
             # one string per call site: a loop's ops share it, and its line is looked up once
             # (by the code's id, checked to be the same code: an id is unique among live objects)
@@ -136,9 +138,12 @@ class Operation:
         self._id = -1
         self._hash = hash(name) ^ id(graph)
         self._outs: tuple[Output[TType], ...] = (
-            (Output(self, 0, outputTypes[0], outputShapes[0]),) if len(outputTypes) == 1
-            else tuple(Output(self, i, t, s) for i, (t, s) in enumerate(
-                zip(outputTypes, outputShapes, strict=True)))
+            (Output(self, 0, outputTypes[0], outputShapes[0]),)
+            if len(outputTypes) == 1
+            else tuple(
+                Output(self, i, t, s)
+                for i, (t, s) in enumerate(zip(outputTypes, outputShapes, strict=True))
+            )
         )
 
     def graph(self) -> Graph:

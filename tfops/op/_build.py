@@ -141,7 +141,7 @@ def _asOutput(
         raise DataTypeError(
             f"{what}: None is not an Operand or a tensor value (at {userSite()}); if it is a "
             "gradient (dy(i)), the x it is for does not reach y: pass "
-            "Gradients.unconnectedGradients(\"zero\") to tf.gradients for zeros instead"
+            'Gradients.unconnectedGradients("zero") to tf.gradients for zeros instead'
         )
     if type(value).__qualname__.endswith(".Options"):
         owner = type(value).__qualname__.rsplit(".", 1)[0]
@@ -187,9 +187,16 @@ def _newConstant(
     if scope._opName is not None:
         scope = scope._atPrefix(scope._prefix)
     op = Operation(
-        graph, scope.makeOpName("Const"), CONST, (), scope._controls,
-        {"value": value, "dtype": dtype}, scope._device, (dtype,),
-        (_SCALAR if not value.ndim else Shape.of(*value.shape),), site,
+        graph,
+        scope.makeOpName("Const"),
+        CONST,
+        (),
+        scope._controls,
+        {"value": value, "dtype": dtype},
+        scope._device,
+        (dtype,),
+        (_SCALAR if not value.ndim else Shape.of(*value.shape),),
+        site,
     )
     graph._add(op, True)
     return op._outs[0]
@@ -248,9 +255,9 @@ def _scalar(
     return arr, dtype
 
 
-def _preferredTypes(opdef: OpDef, inputs: Sequence[object], attrs: Mapping[str, object]) -> dict[
-    str, type[TType]
-]:
+def _preferredTypes(
+    opdef: OpDef, inputs: Sequence[object], attrs: Mapping[str, object]
+) -> dict[str, type[TType]]:
     bound: dict[str, type[TType]] = {}
     for spec, value in zip(opdef.inputs, inputs, strict=False):
         if spec.typeAttr is None or spec.typeAttr in bound:
@@ -336,8 +343,12 @@ def build(
                     asOutput = getattr(value, "asOutput", None)
                     if asOutput is not None:
                         found = asOutput()
-                        out = found if type(found) is Output else _checkedOutput(
-                            value, found, f"{opType} input '{arg.name}' (created at {site})"
+                        out = (
+                            found
+                            if type(found) is Output
+                            else _checkedOutput(
+                                value, found, f"{opType} input '{arg.name}' (created at {site})"
+                            )
                         )
                 if out is None and (scalar := _scalar(value, arg, specs, inputs)) is not None:
                     out = _newConstant(graph, scope, scalar[0], scalar[1], site)
@@ -432,7 +443,8 @@ def _requiredTypes(opdef: OpDef) -> frozenset[str]:
     if found is None:
         bound = {i.typeAttr for i in opdef.inputs} | {a.typeAttr for a in opdef.attrs}
         found = _REQUIRED_TYPES[opdef.type] = frozenset(
-            a.name for a in opdef.attrs
+            a.name
+            for a in opdef.attrs
             if a.kind == "type" and a.default is NO_DEFAULT and a.name not in bound
         )
     return found
