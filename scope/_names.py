@@ -9,7 +9,7 @@ __all__ = ["NameRegistry", "CountingNameRegistry", "NAME_PATTERN"]
 
 NAME_PATTERN = re.compile(r"[A-Za-z0-9.][A-Za-z0-9_.\-]*")
 
-_VALID: set[str] = set()
+VALID_NAMES: set[str] = set()
 """Names already found valid (op types, sub-scope names): most names are checked many times."""
 _VALID_KEPT = 4096
 
@@ -50,12 +50,12 @@ class NameRegistry:
 
     def checkName(self, name: object, what: str = "name") -> str:
         """Returns ``name`` if it is a valid op or scope name, else raises ``valueError``."""
-        if type(name) is str and name in _VALID:
+        if type(name) is str and name in VALID_NAMES:
             return name
         if not isinstance(name, str) or NAME_PATTERN.fullmatch(name) is None:
             raise self.invalid(name, what)
-        if len(_VALID) < _VALID_KEPT:
-            _VALID.add(name)
+        if len(VALID_NAMES) < _VALID_KEPT:
+            VALID_NAMES.add(name)
         return name
 
     def invalid(self, name: object, what: str) -> ValueError:
@@ -68,12 +68,11 @@ class NameRegistry:
     def makeUnique(self, prefix: str, name: str) -> str:
         """Reserves and returns ``name`` under ``prefix``, suffixed ``_N`` if already taken."""
         with self.lock:
-            self._reservations += 1
-            rid = self._reservations
+            self._reservations = rid = self._reservations + 1
             ids = self._ids.get(prefix)
             if ids is None:
                 ids = self._ids[prefix] = {}
-            n = ids.get(name)
+            previous = n = ids.get(name)
             if n is None:
                 self._journal.append((prefix, name, None, rid))
                 ids[name] = 1
@@ -82,9 +81,10 @@ class NameRegistry:
             while candidate in ids:
                 n += 1
                 candidate = f"{name}_{n}"
-            self._journal.append((prefix, name, ids[name], rid))
+            journal = self._journal
+            journal.append((prefix, name, previous, rid))
             ids[name] = n + 1
-            self._journal.append((prefix, candidate, None, rid))
+            journal.append((prefix, candidate, None, rid))
             ids[candidate] = 1
             return candidate
 
@@ -130,7 +130,6 @@ class NameRegistry:
             del ids[name]
         else:
             ids[name] = previous
-
 
 
 _SUFFIXED = re.compile(r"(.+)_([1-9][0-9]*)")

@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-from scope._names import NameRegistry
+from scope._names import VALID_NAMES, NameRegistry
 
 if TYPE_CHECKING:  # types only: at run time the package imports nothing of tfops
     from tfops.builder import OperationBuilder
@@ -70,9 +70,7 @@ class Scope:
         if not callable(nameRegistry):
             # a builtin TypeError: this package imports nothing of tfops (Ops.create checks
             # first and raises tfops's own)
-            raise TypeError(
-                f"Scope(env): {env!r} is not an execution environment (a tfops Graph)"
-            )
+            raise TypeError(f"Scope(env): {env!r} is not an execution environment (a tfops Graph)")
         self._env = env
         self._names: NameRegistry = nameRegistry()
         self._prefix = ""
@@ -177,9 +175,11 @@ class Scope:
     def makeOpName(self, defaultName: str) -> str:
         """Reserves and returns the full name of a new op: this scope's op name if set, else
         ``defaultName``, made unique and prefixed by the sub-scope path."""
-        self._names.checkName(defaultName, "op name")
+        if type(defaultName) is not str or defaultName not in VALID_NAMES:  # (checked once)
+            self._names.checkName(defaultName, "op name")
         actual = self._opName if self._opName is not None else defaultName
-        return self._qualify(self._names.makeUnique(self._prefix, actual))
+        unique = self._names.makeUnique(self._prefix, actual)
+        return f"{self._prefix}/{unique}" if self._prefix else unique
 
     def makeUnique(self, id: str) -> str:
         """Reserves and returns ``id``, suffixed ``_N`` if taken, without the scope prefix."""

@@ -44,9 +44,20 @@ class OperationBuilder:
         ('x', 'float32')
     """
 
-    __slots__ = ("_graph", "_type", "_name", "_inputs", "_inputGroups", "_controls", "_init",
-                 "_attrs",
-                 "_device", "_site", "_reserved", "_trusted")
+    __slots__ = (
+        "_graph",
+        "_type",
+        "_name",
+        "_inputs",
+        "_inputGroups",
+        "_controls",
+        "_init",
+        "_attrs",
+        "_device",
+        "_site",
+        "_reserved",
+        "_trusted",
+    )
 
     def __init__(
         self,
@@ -190,6 +201,13 @@ class OperationBuilder:
         sig = _signature(opdef)
         attrs = self._checkAttrs(opdef, sig)
         types, shapes = self._infer(opdef, sig, attrs)
+        if sig.known and not self._attrs and admit is None and len(_KNOWN) < _KNOWN_KEPT:
+            # the checks passed for these input data types: the next op of this type with inputs
+            # of the same data types and no attribute given passes them too (``_addKnown``)
+            key = (self._type, *[i._dtype for i in self._inputs])
+            _, attrs, types = _KNOWN.setdefault(key, (opdef, attrs, types))
+        elif sig.shareable:
+            attrs = _sharedAttrs(self._type, attrs)
         op = Operation(
             graph,
             self._name,
@@ -368,9 +386,7 @@ class OperationBuilder:
         if kind == "type":
             if isinstance(value, type) and value in allowed:
                 return value
-            if not (isinstance(value, type) and issubclass(value, TType)) or value in (
-                TType,
-            ):
+            if not (isinstance(value, type) and issubclass(value, TType)) or value in (TType,):
                 raise self._typeError(
                     f"attribute {name!r} must be a data type (such as TFloat32), got {value!r}"
                     + dataTypeHint(value)
@@ -406,8 +422,7 @@ class OperationBuilder:
                 return value
             if isinstance(value, Iterable) and not isinstance(value, (str, bytes)):
                 dims = list(value)
-                if all(isinstance(d, (int, np.integer)) and not isinstance(d, bool)
-                       for d in dims):
+                if all(isinstance(d, (int, np.integer)) and not isinstance(d, bool) for d in dims):
                     try:
                         return Shape.fromIterable(dims)
                     except IllegalArgumentError as e:
@@ -430,8 +445,10 @@ class OperationBuilder:
                 raise self._typeError(f"attribute {name!r} must be a str, got {value!r}")
             return value
         if kind == "list(int)":
-            if isinstance(value, (int, np.integer)) or not isinstance(value, Iterable) or any(
-                isinstance(v, bool) or not isinstance(v, (int, np.integer)) for v in value
+            if (
+                isinstance(value, (int, np.integer))
+                or not isinstance(value, Iterable)
+                or any(isinstance(v, bool) or not isinstance(v, (int, np.integer)) for v in value)
             ):
                 raise self._typeError(f"attribute {name!r} must be a list of ints, got {value!r}")
             ints = tuple(int(v) for v in value)
@@ -454,8 +471,13 @@ class OperationBuilder:
                 types.append(t)
         inputs = self._inputs
         ctx = InferContext(
-            self._type, self._name, self._site, tuple([i._shape for i in inputs]),
-            tuple([i._dtype for i in inputs]), attrs, inputs,
+            self._type,
+            self._name,
+            self._site,
+            tuple([i._shape for i in inputs]),
+            tuple([i._dtype for i in inputs]),
+            attrs,
+            inputs,
         )
         inferred = tuple(opdef.infer(ctx))
         if len(inferred) != len(types):
@@ -469,13 +491,31 @@ class OperationBuilder:
 class _Signature:
     """What checking an op against its spec needs, worked out once per op type."""
 
-    __slots__ = ("attrNames", "attrs", "inputTypes", "outputTypes", "plain", "tensors")
+    __slots__ = (
+        "attrNames",
+        "attrs",
+        "inputTypes",
+        "known",
+        "opdef",
+        "outputTypes",
+        "plain",
+        "shareable",
+        "tensors",
+    )
 
     def __init__(self, opdef: OpDef) -> None:
+        self.opdef = opdef
         self.attrNames = frozenset(a.name for a in opdef.attrs)
         self.attrs = tuple(
-            (a.name, a.kind, a.allowed, frozenset(a.allowed) if a.kind == "type" else frozenset(),
-             a.default, a.doc) for a in opdef.attrs
+            (
+                a.name,
+                a.kind,
+                a.allowed,
+                frozenset(a.allowed) if a.kind == "type" else frozenset(),
+                a.default,
+                a.doc,
+            )
+            for a in opdef.attrs
         )
         self.inputTypes = tuple((i.typeAttr, i.dtype) for i in opdef.inputs)
         self.outputTypes = tuple((o.typeAttr, o.dtype, o.countAttr) for o in opdef.outputs)
@@ -486,6 +526,90 @@ class _Signature:
             not i.isList and not i.isRef and (i.typeAttr is None) != (i.dtype is None)
             for i in opdef.inputs
         )
+        # every attribute of a kind whose checked values are hashable and equal only when they
+        # are the same value (not float: -0.0 == 0.0), so ops may share one attribute dict
+        self.shareable = all(a.kind in _SHAREABLE_KINDS for a in opdef.attrs)
+        # with no attribute given, the checked attributes and the output data types depend on
+        # the input data types only (``_KNOWN``)
+        self.known = self.plain and not self.tensors
+
+
+_SHAREABLE_KINDS = frozenset(("type", "bool", "int", "string", "list(int)", "shape"))
+
+_SHARED_ATTRS: dict[tuple[object, ...], dict[str, Any]] = {}
+"""One attribute dict per op type and set of values: ops never change their attributes, and
+each dict an op keeps alive is one more object for the garbage collector to go through."""
+_SHARED_KEPT = 4096
+
+
+def _sharedAttrs(opType: str, attrs: dict[str, Any]) -> dict[str, Any]:
+    """The dict of the same attributes another op of ``opType`` keeps already, or ``attrs``."""
+    key = (opType, *attrs.items())
+    found = _SHARED_ATTRS.get(key)
+    if found is None:
+        if len(_SHARED_ATTRS) >= _SHARED_KEPT:
+            return attrs
+        found = _SHARED_ATTRS.setdefault(key, attrs)
+    return found
+
+
+_KNOWN: dict[tuple[object, ...], tuple[OpDef, dict[str, Any], tuple[type[TType], ...]]] = {}
+"""(op type, input data types) -> (spec, checked attributes, output data types), for op types
+whose inputs are single tensors of a type attribute or a fixed type (``_Signature.known``),
+built with no attribute given: what the builder's checks gave the first such op, shared by the
+next ones."""
+_KNOWN_KEPT = 4096
+
+
+def addKnown(
+    graph: Graph,
+    opdef: OpDef,
+    name: str,
+    scope: Scope,
+    inputs: list[Output[TType]],
+    site: str,
+) -> Operation | None:
+    """Adds an op of ``graph`` (a plain ``Graph``, inside a transaction) made by tfops with no
+    attribute given, single inputs of ``graph`` and a name ``scope.makeOpName`` reserved, when
+    ops of its type with inputs of the same data types passed the builder's checks already
+    (only its shape rule runs); ``None`` when not, for the builder to check everything."""
+    opType = opdef.type
+    n = len(inputs)
+    if n == 1:
+        first = inputs[0]
+        known = _KNOWN.get((opType, first._dtype))
+        shapes: tuple[Shape, ...] = (first._shape,)
+        dtypes: tuple[type[TType], ...] = (first._dtype,)
+    elif n == 2:
+        first, second = inputs
+        known = _KNOWN.get((opType, first._dtype, second._dtype))
+        shapes, dtypes = (first._shape, second._shape), (first._dtype, second._dtype)
+    else:
+        dtypes = tuple([i._dtype for i in inputs])
+        known = _KNOWN.get((opType, *dtypes))
+        shapes = tuple([i._shape for i in inputs])
+    if known is None or known[0] is not opdef or name in graph._byName:
+        return None
+    _, attrs, types = known
+    inferred = tuple(opdef.infer(InferContext(opType, name, site, shapes, dtypes, attrs, inputs)))
+    if len(inferred) != len(types):
+        return None  # the builder says so
+    op = Operation(
+        graph,
+        name,
+        opdef,
+        tuple(inputs),
+        tuple(_controlsOf(graph, scope)) if scope._controls else (),
+        attrs,
+        scope._device,
+        types,
+        inferred,
+        site,
+    )
+    graph._add(op, True)
+    if scope._isInit:
+        graph.addInitializer(op)
+    return op
 
 
 _SIGNATURES: dict[str, _Signature] = {}
@@ -493,7 +617,7 @@ _SIGNATURES: dict[str, _Signature] = {}
 
 def _signature(opdef: OpDef) -> _Signature:
     found = _SIGNATURES.get(opdef.type)
-    if found is None:
+    if found is None or found.opdef is not opdef:  # (an op type registered again: its own)
         found = _SIGNATURES[opdef.type] = _Signature(opdef)
     return found
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import threading
 from collections.abc import Iterator, Sequence
 from types import TracebackType
@@ -15,7 +16,7 @@ from tfops.errors import DataTypeError, IllegalArgumentError, IllegalStateError
 # an upward call (pyproject.toml's layers): Graph.toGraphDef / importGraphDef are TF Java's
 # methods of Graph, written in the interop layer above it
 from tfops.interop.graphdef import exportGraphDef, importGraphDef
-from tfops.operation import Operation, userSite
+from tfops.operation import Operation, siteOf, userSite
 from tfops.output import Output
 from tfops.types import TType
 
@@ -34,9 +35,11 @@ def _runsAlone(op: Operation) -> bool:
 
 
 class _Transaction:
-    """The context of :meth:`Graph._transaction` (a class: cheaper than a generator)."""
+    """The context of :meth:`Graph._transaction`: one per graph, reused by every construction
+    step (its marks are on the graph's stack, which only the thread holding the lock touches).
+    """
 
-    __slots__ = ("_graph", "_opMark", "_nameMark")
+    __slots__ = ("_graph",)
 
     def __init__(self, graph: Graph) -> None:
         self._graph = graph
@@ -47,11 +50,10 @@ class _Transaction:
         if graph._closed:
             graph._lock.release()
             raise IllegalStateError("the graph is closed")
-        self._opMark = len(graph._opList)
-        self._nameMark = len(graph._names._journal)
-        if not graph._txDepth:
-            graph._txSite = userSite()
-        graph._txDepth += 1
+        marks = graph._txMarks
+        if not marks:
+            graph._txSite = siteOf(sys._getframe(1))  # (this frame is tfops')
+        marks.append((len(graph._opList), len(graph._names._journal)))
         return graph._txSite  # where the user's code made this construction call
 
     def __exit__(
@@ -61,15 +63,20 @@ class _Transaction:
         tb: TracebackType | None,
     ) -> None:
         graph = self._graph
+        marks = graph._txMarks
+        opMark, nameMark = marks.pop()
         try:
             if excType is not None:
-                graph._removeSince(self._opMark)
-                graph._names.rollback(self._nameMark)
+                graph._removeSince(opMark)
+                graph._names.rollback(nameMark)
         finally:
-            graph._txDepth -= 1
-            if not graph._txDepth:
+            if not marks:
                 if excType is None:
-                    graph._names.commit()
+                    names = graph._names
+                    if type(names) is NameRegistry:
+                        names._journal.clear()  # commit(), under the lock this thread holds
+                    else:
+                        names.commit()
                 graph._txSite = ""
             graph._lock.release()
 
@@ -97,7 +104,9 @@ class Graph:
         self._byName: dict[str, Operation] = {}
         self._opList: list[Operation] = []
         self._closed = False
-        self._txDepth = 0
+        # the marks (op count, name journal length) of the open transactions, innermost last
+        self._txMarks: list[tuple[int, int]] = []
+        self._tx = _Transaction(self)
         # while a transaction is open (its thread holds the lock): where the user's code made
         # the construction call, given to every op the call creates (converted constants,
         # gradient ops)
@@ -121,8 +130,13 @@ class Graph:
             IllegalStateError: the graph is closed.
         """
         self._checkOpen()
-        return OperationBuilder(self, type, name, scope if scope is not None else self._baseScope,
-                                self._reservationOf(name))
+        return OperationBuilder(
+            self,
+            type,
+            name,
+            scope if scope is not None else self._baseScope,
+            self._reservationOf(name),
+        )
 
     def nameRegistry(self) -> NameRegistry:
         """Returns the registry of names taken in this graph."""
@@ -156,8 +170,7 @@ class Graph:
         with self._lock:
             if op.graph() is not self:
                 raise IllegalArgumentError(
-                    f"initializer '{op.name()}' is from another graph; register an op of this "
-                    "graph"
+                    f"initializer '{op.name()}' is from another graph; register an op of this graph"
                 )
             if op not in self._initializers:
                 self._initializers[op] = None
@@ -301,7 +314,7 @@ class Graph:
     def _transaction(self) -> _Transaction:
         """A construction step (``with graph._transaction() as site:``, ``site`` the user's
         file:line): on any error, the ops and names added inside are removed."""
-        return _Transaction(self)
+        return self._tx
 
     def _reservationOf(self, name: str) -> int | None:
         """The name registry's reservation of ``name``, when it is the last one (what a scope's
@@ -313,7 +326,7 @@ class Graph:
         """Frees a name reserved as :meth:`_reservationOf` found, unless anything was reserved
         or committed since (then the name stays taken, as TensorFlow Java leaves it)."""
         with self._lock:
-            if self._txDepth == 0:
+            if not self._txMarks:
                 self._names.forget(reservation)
 
     def _add(self, op: Operation, reserved: bool = False) -> None:
@@ -333,7 +346,7 @@ class Graph:
         self._opList.append(op)
         self._byName[name] = op
         for i in op._inputs:
-            i._op._consumers[op] = None
+            i._op._consumers[name] = None
 
     def _removeUnused(self, mark: int, kept: Sequence[Output[TType]]) -> None:
         """Removes the ops added since ``mark`` that no output in ``kept`` depends on (what a
@@ -359,7 +372,7 @@ class Graph:
                     continue
                 del self._byName[op._name]
                 for source in dict.fromkeys(i._op for i in op._inputs):
-                    del source._consumers[op]
+                    del source._consumers[op._name]
 
     def _removeSince(self, mark: int) -> None:
         if any(op._id >= mark for op in self._initializers):
@@ -369,4 +382,4 @@ class Graph:
             op = self._opList.pop()
             del self._byName[op._name]
             for source in dict.fromkeys(i._op for i in op._inputs):
-                del source._consumers[op]
+                del source._consumers[op._name]

@@ -6,7 +6,8 @@ import contextlib
 import os
 import sys
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from types import FrameType
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from tfops.errors import IllegalArgumentError, IllegalStateError
 from tfops.output import Output
@@ -31,25 +32,53 @@ _CONTEXTLIB = contextlib.__file__  # the frames of our own ``with`` blocks are n
 
 
 def userSite() -> str:
-    """Returns ``file:line`` of the innermost caller outside tfops (examples count as user code).
-    """
-    frame = sys._getframe(1)
+    """Returns ``file:line`` of the innermost caller outside tfops (examples count as user code)."""
+    return siteOf(sys._getframe(1))
+
+
+def siteOf(frame: FrameType | None) -> str:
+    """:func:`userSite` from ``frame`` outwards (a caller that knows its own frames are tfops'
+    starts further out)."""
+    files = _LIBRARY_FILES
     while frame is not None:
         code = frame.f_code
-        library = _LIBRARY_CODE.get(code)
+        filename = code.co_filename
+        library = files.get(filename)
         if library is None:
-            filename = code.co_filename
-            library = _LIBRARY_CODE[code] = (
-                filename.startswith(_LIBRARY_DIRS) or filename == _CONTEXTLIB
-            ) and not filename.startswith(_EXAMPLES_DIR)
+            library = _remember(
+                files,
+                filename,
+                (filename.startswith(_LIBRARY_DIRS) or filename == _CONTEXTLIB)
+                and not filename.startswith(_EXAMPLES_DIR),
+            )
         if not library:
-            return f"{code.co_filename}:{frame.f_lineno}"
-        frame = frame.f_back  # type: ignore[assignment]
+            # one string per call site: a loop's ops share it, and its line is looked up once
+            # (by the code's id, checked to be the same code: an id is unique among live objects)
+            at = (id(code), frame.f_lasti)
+            site = _SITES.get(at)
+            if site is None or site[0] is not code:
+                site = _remember(_SITES, at, (code, f"{filename}:{frame.f_lineno}"))
+            return site[1]
+        frame = frame.f_back
     return "<unknown>"
 
 
-_LIBRARY_CODE: dict[object, bool] = {}
-"""Whether a code object is tfops' own (its frames are skipped by :func:`userSite`)."""
+_T = TypeVar("_T")
+
+
+def _remember(table: dict[Any, _T], key: object, value: _T) -> _T:
+    """Stores ``value`` in a cache of :func:`userSite`, emptied when it grows past 65,536
+    entries (code made at run time, by ``exec`` or doctests, should not pile up)."""
+    if len(table) >= 65_536:
+        table.clear()
+    table[key] = value
+    return value
+
+
+_LIBRARY_FILES: dict[str, bool] = {}
+"""Whether the code of a file is tfops' own (its frames are skipped by :func:`userSite`)."""
+_SITES: dict[tuple[int, int], tuple[object, str]] = {}
+"""By (code object id, instruction offset): the code, and the ``file:line`` of a call site."""
 
 
 class Operation:
@@ -101,16 +130,20 @@ class Operation:
         self._controlInputs = controlInputs
         self._attrs = attrs if type(attrs) is dict else dict(attrs)  # the builder's own
         self._device = device
-        # the ops that read an output of this one, in the order they were added (a dict: one
-        # entry per consumer, removed in constant time when a failed construction is undone)
-        self._consumers: dict[Operation, None] = {}
+        # the names of the ops that read an output of this one, in the order they were added
+        # (a dict: one entry per consumer, removed in constant time when a failed construction
+        # is undone; of names, not ops, so that the garbage collector does not track it)
+        self._consumers: dict[str, None] = {}
         self._site = site
         self._id = -1
         self._hash = hash(name) ^ id(graph)
         self._outs: tuple[Output[TType], ...] = (
-            (Output(self, 0, outputTypes[0], outputShapes[0]),) if len(outputTypes) == 1
-            else tuple(Output(self, i, t, s) for i, (t, s) in enumerate(
-                zip(outputTypes, outputShapes, strict=True)))
+            (Output(self, 0, outputTypes[0], outputShapes[0]),)
+            if len(outputTypes) == 1
+            else tuple(
+                Output(self, i, t, s)
+                for i, (t, s) in enumerate(zip(outputTypes, outputShapes, strict=True))
+            )
         )
 
     def graph(self) -> Graph:
@@ -160,8 +193,10 @@ class Operation:
 
     def consumers(self) -> list[Operation]:
         """Returns the operations that take an output of this one as a data input."""
-        with self._graph._lock:  # never an op another thread's construction may still undo
-            return list(self._consumers)
+        graph = self._graph
+        with graph._lock:  # never an op another thread's construction may still undo
+            byName = graph._byName
+            return [byName[name] for name in self._consumers]
 
     def device(self) -> str:
         """Returns the requested device ("" when unset)."""

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Mapping, Sequence
-from typing import Any, TypeAlias, Union
+from typing import Any, TypeAlias, Union, cast
 
 import numpy as np
 
 from scope import Scope
-from tfops.builder import OperationBuilder, dataTypeHint
+from tfops.builder import OperationBuilder, addKnown, dataTypeHint
 from tfops.errors import DataTypeError, IllegalArgumentError
 from tfops.graph import Graph
-from tfops.opdef import NO_DEFAULT, OpDef, lookupOp
+from tfops.opdef import NO_DEFAULT, InputDef, OpDef, lookupOp
 from tfops.operation import Operation, userSite
 from tfops.output import Output
 from tfops.shape import Shape
@@ -21,6 +21,7 @@ from tfops.types import (
     ALL_TYPES,
     TBool,
     TFloat32,
+    TFloat64,
     TFloating,
     TInt32,
     TInt64,
@@ -37,6 +38,7 @@ TensorValue: TypeAlias = Union[
 """A value that becomes a ``Const`` where an operand is expected."""
 
 _INT32 = np.iinfo(np.int32)
+_INT64 = np.iinfo(np.int64)
 
 _SUPPORTED = frozenset(t.DTYPE for t in ALL_TYPES)
 
@@ -139,7 +141,7 @@ def _asOutput(
         raise DataTypeError(
             f"{what}: None is not an Operand or a tensor value (at {userSite()}); if it is a "
             "gradient (dy(i)), the x it is for does not reach y: pass "
-            "Gradients.unconnectedGradients(\"zero\") to tf.gradients for zeros instead"
+            'Gradients.unconnectedGradients("zero") to tf.gradients for zeros instead'
         )
     if type(value).__qualname__.endswith(".Options"):
         owner = type(value).__qualname__.rsplit(".", 1)[0]
@@ -175,20 +177,87 @@ def _constant(scope: Scope, value: np.ndarray[Any, Any], dtype: type[TType]) -> 
     the value's: the operation is made directly, without the builder's checks of them.
     """
     graph = _graphOf(scope, "Const")
+    return _newConstant(graph, scope, value, dtype, graph._txSite)
+
+
+def _newConstant(
+    graph: Graph, scope: Scope, value: np.ndarray[Any, Any], dtype: type[TType], site: str
+) -> Output[TType]:
+    """:func:`_constant` in ``graph``, the scope's environment, for the construction at ``site``."""
     if scope._opName is not None:
         scope = scope._atPrefix(scope._prefix)
     op = Operation(
-        graph, scope.makeOpName("Const"), CONST, (), scope._controls,
-        {"value": value, "dtype": dtype}, scope._device, (dtype,), (Shape.of(*value.shape),),
-        graph._txSite,
+        graph,
+        scope.makeOpName("Const"),
+        CONST,
+        (),
+        scope._controls,
+        {"value": value, "dtype": dtype},
+        scope._device,
+        (dtype,),
+        (_SCALAR if not value.ndim else Shape.of(*value.shape),),
+        site,
     )
     graph._add(op, True)
     return op._outs[0]
 
 
-def _preferredTypes(opdef: OpDef, inputs: Sequence[object], attrs: Mapping[str, object]) -> dict[
-    str, type[TType]
-]:
+_SCALAR = Shape.scalar()
+
+_NUMPY_SCALARS: dict[type, type[TType]] = {t.DTYPE.type: t for t in ALL_TYPES}
+"""The data type of each numpy scalar type tfops supports (``np.float64`` -> ``TFloat64``)."""
+
+_FLOAT32_MAX = float(np.finfo(np.float32).max)
+
+
+def _scalar(
+    value: object, arg: InputDef, specs: Sequence[InputDef], inputs: Sequence[object]
+) -> tuple[np.ndarray[Any, Any], type[TType]] | None:
+    """A scalar input as :func:`toTensor` converts it, done directly, or ``None`` for the
+    general conversion: a numpy scalar of a supported type (it keeps its dtype); a Python float
+    or int whose data type an operand given for the same type attribute fixes (or the input's
+    own fixed type), when the conversion is exact or rounds as numpy's cast does."""
+    kind = type(value)
+    dtype = _NUMPY_SCALARS.get(kind)
+    if dtype is not None:
+        arr = np.array(value)
+        arr.setflags(write=False)
+        return arr, dtype
+    if kind is not float and kind is not int:
+        return None
+    dtype = arg.dtype
+    if dtype is None:
+        typeAttr = arg.typeAttr
+        for spec, other in zip(specs, inputs, strict=False):
+            if spec.typeAttr == typeAttr:
+                if type(other) is Output:
+                    dtype = other._dtype  # the first operand of the type attribute fixes it
+                    break
+                if spec.isList or type(other) is not float and type(other) is not int:
+                    return None  # an op class, a numpy value... : _preferredTypes decides
+        if dtype is None:
+            return None  # Python values only: the first one's type is the op's
+    number = cast("float", value)
+    if dtype is TFloat64:
+        fits = kind is float or -(2**53) <= number <= 2**53
+    elif dtype is TFloat32:
+        limit = _FLOAT32_MAX if kind is float else 2**24
+        fits = -limit <= number <= limit
+    elif dtype is TInt32 or dtype is TInt64:
+        info = _INT32 if dtype is TInt32 else _INT64
+        fits = kind is int and info.min <= number <= info.max
+    else:
+        return None
+    if not fits:
+        return None  # an int to a float type (rounding), a float out of range or NaN, ...
+    arr = np.array(value, dtype.DTYPE)
+    arr.setflags(write=False)
+    return arr, dtype
+
+
+def _preferredTypes(
+    opdef: OpDef, inputs: Sequence[object], attrs: Mapping[str, object]
+) -> dict[str, type[TType]]:
     bound: dict[str, type[TType]] = {}
     for spec, value in zip(opdef.inputs, inputs, strict=False):
         if spec.typeAttr is None or spec.typeAttr in bound:
@@ -256,23 +325,34 @@ def build(
     specs = opdef.inputs
     if len(inputs) != len(specs):
         raise IllegalArgumentError(f"{opType} takes {len(specs)} input(s)")
-    with graph._transaction() as site:
+    with graph._tx if type(graph) is Graph else graph._transaction() as site:
         if allAttrs:
             _convertTensorAttrs(opdef, allAttrs, site)
         flat: list[Output[TType]] = []
-        groups: list[int | None] = []
+        lists: dict[int, int] | None = None  # the size of each list input, by position
         preferred: dict[str, type[TType]] | None = None
         foreign = False
         for n, value in enumerate(inputs):
             arg = specs[n]
+            if type(value) is Output and value._op._graph is graph and not arg.isList:
+                flat.append(value)  # an operand of this graph: most inputs
+                continue
             if not arg.isList:
                 out = value if type(value) is Output else None
                 if out is None:
                     asOutput = getattr(value, "asOutput", None)
                     if asOutput is not None:
-                        what = f"{opType} input '{arg.name}' (created at {site})"
-                        out = _checkedOutput(value, asOutput(), what)
-                if out is None or out._op._graph is not graph:  # a value, or a foreign operand
+                        found = asOutput()
+                        out = (
+                            found
+                            if type(found) is Output
+                            else _checkedOutput(
+                                value, found, f"{opType} input '{arg.name}' (created at {site})"
+                            )
+                        )
+                if out is None and (scalar := _scalar(value, arg, specs, inputs)) is not None:
+                    out = _newConstant(graph, scope, scalar[0], scalar[1], site)
+                elif out is None or out._op._graph is not graph:  # a value, a foreign operand
                     if preferred is None:
                         preferred = _preferredTypes(opdef, inputs, allAttrs)
                     what = f"{opType} input '{arg.name}' (created at {site})"
@@ -280,7 +360,6 @@ def build(
                     out = _asOutput(scope, value, hint, what)
                     foreign = foreign or out._op._graph is not graph
                 flat.append(out)
-                groups.append(None)
                 continue
             what = f"{opType} input '{arg.name}' (created at {site})"
             if not isinstance(value, (list, tuple)):
@@ -290,9 +369,19 @@ def build(
             hint = arg.dtype or (preferred.get(arg.typeAttr) if arg.typeAttr else None)
             outs = [_asOutput(scope, v, hint, what) for v in value]
             flat.extend(outs)
-            groups.append(len(outs))
+            if lists is None:
+                lists = {}
+            lists[n] = len(outs)
             foreign = foreign or any(o._op._graph is not graph for o in outs)
         name = scope.makeOpName(opdef.defaultName or opType)
+        if not allAttrs and not foreign and lists is None and type(graph) is Graph:
+            op = addKnown(graph, opdef, name, scope, flat, site)
+            if op is not None:
+                return op
+        # None: a single input; n: a list of n
+        groups: list[int | None] = (
+            [None] * len(inputs) if lists is None else [lists.get(n) for n in range(len(inputs))]
+        )
         builder = OperationBuilder._made(graph, opType, name, scope, flat, groups, allAttrs, site)
         if foreign:
             out = next(o for o in flat if o._op._graph is not graph)
@@ -354,7 +443,8 @@ def _requiredTypes(opdef: OpDef) -> frozenset[str]:
     if found is None:
         bound = {i.typeAttr for i in opdef.inputs} | {a.typeAttr for a in opdef.attrs}
         found = _REQUIRED_TYPES[opdef.type] = frozenset(
-            a.name for a in opdef.attrs
+            a.name
+            for a in opdef.attrs
             if a.kind == "type" and a.default is NO_DEFAULT and a.name not in bound
         )
     return found

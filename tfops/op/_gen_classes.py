@@ -256,7 +256,9 @@ def renderClass(op: _Op) -> str:
             out.append(f"        {a.option}: {op.optionAnnotation(a, op.typeVar)} | None = None\n")
         out.append("\n")
     out.append("    def __init__(self, operation: Operation) -> None:\n")
-    out.append("        super().__init__(operation)\n")
+    # PrimitiveOp.__init__'s one assignment, and the outputs the op made (``output(i)`` without
+    # its range check): made once per op built, so without the calls
+    out.append("        self._operation = operation\n")
     for i, o in enumerate(d.outputs):
         t = op.outputType(o.typeAttr, o.dtype)
         if o.countAttr:  # a list output is the op's only output
@@ -264,7 +266,7 @@ def renderClass(op: _Op) -> str:
                 f'        self._{o.name} = [cast("Output[{t}]", o) for o in operation.outputs()]\n'
             )
         else:
-            out.append(f'        self._{o.name} = cast("Output[{t}]", operation.output({i}))\n')
+            out.append(f'        self._{o.name} = cast("Output[{t}]", operation._outs[{i}])\n')
     out.append("\n")
     if d.type == "Const":
         out.append(_constantMethods())

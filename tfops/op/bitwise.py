@@ -55,8 +55,8 @@ class BitwiseAnd(PrimitiveOp, Operators[TI_co], Generic[TI_co]):
     __slots__ = ("_z",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._z = cast("Output[TI_co]", operation.output(0))
+        self._operation = operation
+        self._z = cast("Output[TI_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -106,8 +106,8 @@ class BitwiseOr(PrimitiveOp, Operators[TI_co], Generic[TI_co]):
     __slots__ = ("_z",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._z = cast("Output[TI_co]", operation.output(0))
+        self._operation = operation
+        self._z = cast("Output[TI_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -157,8 +157,8 @@ class BitwiseXor(PrimitiveOp, Operators[TI_co], Generic[TI_co]):
     __slots__ = ("_z",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._z = cast("Output[TI_co]", operation.output(0))
+        self._operation = operation
+        self._z = cast("Output[TI_co]", operation._outs[0])
 
     @staticmethod
     def create(

@@ -149,8 +149,8 @@ class Fill(PrimitiveOp, Operators[T_co], Generic[T_co]):
     __slots__ = ("_output",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[T_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[T_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -201,8 +201,8 @@ class Range(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     __slots__ = ("_output",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TN_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TN_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -263,8 +263,8 @@ class OneHot(PrimitiveOp, Operators[T_co], Generic[T_co]):
         axis: int | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[T_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[T_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -339,8 +339,8 @@ class Select(PrimitiveOp, Operators[T_co], Generic[T_co]):
     __slots__ = ("_output",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[T_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[T_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -399,8 +399,8 @@ class CheckNumerics(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     __slots__ = ("_output",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, tensor: Operand[TF] | TensorValue, message: str) -> CheckNumerics[TF]:
@@ -468,7 +468,7 @@ class AssertThat(PrimitiveOp):
         summarize: int | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
+        self._operation = operation
 
     @staticmethod
     def create(
@@ -529,8 +529,8 @@ class Constant(PrimitiveOp, Operators[T_co], Generic[T_co]):
     __slots__ = ("_output",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[T_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[T_co]", operation._outs[0])
 
     @overload
     @staticmethod
@@ -1023,8 +1023,8 @@ class Placeholder(PrimitiveOp, Operators[T_co], Generic[T_co]):
         shape: _shape.Shape | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[T_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[T_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -1087,8 +1087,8 @@ class Identity(PrimitiveOp, Operators[T_co], Generic[T_co]):
     __slots__ = ("_output",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[T_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[T_co]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, input: Operand[T] | TensorValue) -> Identity[T]:
@@ -1190,8 +1190,8 @@ class StopGradient(PrimitiveOp, Operators[T_co], Generic[T_co]):
     __slots__ = ("_output",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[T_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[T_co]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, input: Operand[T] | TensorValue) -> StopGradient[T]:
@@ -1245,8 +1245,8 @@ class Max(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
         keepDims: bool | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TN_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TN_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -1321,8 +1321,8 @@ class Min(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
         keepDims: bool | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TN_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TN_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -1400,8 +1400,8 @@ class Sum(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
         keepDims: bool | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TN_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TN_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -1481,8 +1481,8 @@ class Prod(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
         keepDims: bool | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TN_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TN_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -1556,8 +1556,8 @@ class All(PrimitiveOp, Operators[TBool]):
         keepDims: bool | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TBool]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TBool]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -1631,8 +1631,8 @@ class Any(PrimitiveOp, Operators[TBool]):
         keepDims: bool | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TBool]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TBool]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -1698,8 +1698,8 @@ class Rank(PrimitiveOp, Operators[TInt32]):
     __slots__ = ("_output",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TInt32]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TInt32]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, input: Operand[T] | TensorValue) -> Rank:
@@ -1750,8 +1750,8 @@ class Size(PrimitiveOp, Operators[TI_co], Generic[TI_co]):
         outType: type[TI] | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TI_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TI_co]", operation._outs[0])
 
     @overload
     @staticmethod
@@ -1835,8 +1835,8 @@ class Squeeze(PrimitiveOp, Operators[T_co], Generic[T_co]):
         axis: Sequence[int] | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[T_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[T_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -1903,8 +1903,8 @@ class Tile(PrimitiveOp, Operators[T_co], Generic[T_co]):
     __slots__ = ("_output",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[T_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[T_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -1962,8 +1962,8 @@ class GatherNd(PrimitiveOp, Operators[T_co], Generic[T_co]):
         badIndicesPolicy: str | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[T_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[T_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -2042,8 +2042,8 @@ class ScatterNd(PrimitiveOp, Operators[T_co], Generic[T_co]):
         badIndicesPolicy: str | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[T_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[T_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -2132,8 +2132,8 @@ class TensorScatterNdUpdate(PrimitiveOp, Operators[T_co], Generic[T_co]):
         badIndicesPolicy: str | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[T_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[T_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -2222,8 +2222,8 @@ class TensorScatterNdAdd(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
         badIndicesPolicy: str | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TN_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TN_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -2302,7 +2302,7 @@ class Split(PrimitiveOp, Generic[T_co]):
     __slots__ = ("_output",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
+        self._operation = operation
         self._output = [cast("Output[T_co]", o) for o in operation.outputs()]
 
     @staticmethod
@@ -2358,7 +2358,7 @@ class SplitV(PrimitiveOp, Generic[T_co]):
     __slots__ = ("_output",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
+        self._operation = operation
         self._output = [cast("Output[T_co]", o) for o in operation.outputs()]
 
     @staticmethod
@@ -2416,8 +2416,8 @@ class Reverse(PrimitiveOp, Operators[T_co], Generic[T_co]):
     __slots__ = ("_output",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[T_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[T_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -2470,8 +2470,8 @@ class ClipByValue(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     __slots__ = ("_output",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TN_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TN_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -2528,8 +2528,8 @@ class Where(PrimitiveOp, Operators[TInt64]):
     __slots__ = ("_index",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._index = cast("Output[TInt64]", operation.output(0))
+        self._operation = operation
+        self._index = cast("Output[TInt64]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, input: Operand[T] | TensorValue) -> Where:
@@ -2585,9 +2585,9 @@ class SetDiff1d(PrimitiveOp, Generic[TN_co]):
         outIdx: type[TIntegral] | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._out = cast("Output[TN_co]", operation.output(0))
-        self._idx = cast("Output[TIntegral]", operation.output(1))
+        self._operation = operation
+        self._out = cast("Output[TN_co]", operation._outs[0])
+        self._idx = cast("Output[TIntegral]", operation._outs[1])
 
     @staticmethod
     def create(
@@ -2666,8 +2666,8 @@ class Gather(PrimitiveOp, Operators[T_co], Generic[T_co]):
         batchDims: int | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[T_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[T_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -2743,8 +2743,8 @@ class Concat(PrimitiveOp, Operators[T_co], Generic[T_co]):
     __slots__ = ("_output",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[T_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[T_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -2798,8 +2798,8 @@ class Stack(PrimitiveOp, Operators[T_co], Generic[T_co]):
         axis: int | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[T_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[T_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -2870,7 +2870,7 @@ class Unstack(PrimitiveOp, Generic[T_co]):
         axis: int | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
+        self._operation = operation
         self._output = [cast("Output[T_co]", o) for o in operation.outputs()]
 
     @staticmethod
@@ -2938,8 +2938,8 @@ class Pad(PrimitiveOp, Operators[T_co], Generic[T_co]):
     __slots__ = ("_output",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[T_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[T_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -2988,8 +2988,8 @@ class Slice(PrimitiveOp, Operators[T_co], Generic[T_co]):
     __slots__ = ("_output",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[T_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[T_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -3059,8 +3059,8 @@ class StridedSlice(PrimitiveOp, Operators[T_co], Generic[T_co]):
         shrinkAxisMask: int | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[T_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[T_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -3221,8 +3221,8 @@ class StridedSliceGrad(PrimitiveOp, Operators[T_co], Generic[T_co]):
         shrinkAxisMask: int | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[T_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[T_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -3377,8 +3377,8 @@ class Shape(PrimitiveOp, Operators[TI_co], Generic[TI_co]):
         outType: type[TI] | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TI_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TI_co]", operation._outs[0])
 
     @overload
     @staticmethod
@@ -3461,8 +3461,8 @@ class Reshape(PrimitiveOp, Operators[T_co], Generic[T_co]):
     __slots__ = ("_output",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[T_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[T_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -3509,8 +3509,8 @@ class ExpandDims(PrimitiveOp, Operators[T_co], Generic[T_co]):
     __slots__ = ("_output",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[T_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[T_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -3557,8 +3557,8 @@ class BroadcastTo(PrimitiveOp, Operators[T_co], Generic[T_co]):
     __slots__ = ("_output",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[T_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[T_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -3606,9 +3606,9 @@ class BroadcastGradientArgs(PrimitiveOp, Generic[TI_co]):
     __slots__ = ("_r0", "_r1")
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._r0 = cast("Output[TI_co]", operation.output(0))
-        self._r1 = cast("Output[TI_co]", operation.output(1))
+        self._operation = operation
+        self._r0 = cast("Output[TI_co]", operation._outs[0])
+        self._r1 = cast("Output[TI_co]", operation._outs[1])
 
     @staticmethod
     def create(
@@ -3654,8 +3654,8 @@ class ZerosLike(PrimitiveOp, Operators[T_co], Generic[T_co]):
     __slots__ = ("_y",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._y = cast("Output[T_co]", operation.output(0))
+        self._operation = operation
+        self._y = cast("Output[T_co]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, x: Operand[T] | TensorValue) -> ZerosLike[T]:
@@ -3698,8 +3698,8 @@ class OnesLike(PrimitiveOp, Operators[T_co], Generic[T_co]):
     __slots__ = ("_y",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._y = cast("Output[T_co]", operation.output(0))
+        self._operation = operation
+        self._y = cast("Output[T_co]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, x: Operand[T] | TensorValue) -> OnesLike[T]:
@@ -3836,8 +3836,8 @@ class Variable(PrimitiveOp, Operators[T_co], Generic[T_co]):
     __slots__ = ("_ref",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._ref = cast("Output[T_co]", operation.output(0))
+        self._operation = operation
+        self._ref = cast("Output[T_co]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, shape: _shape.Shape, dtype: type[T]) -> Variable[T]:
@@ -3891,8 +3891,8 @@ class Assign(PrimitiveOp, Operators[T_co], Generic[T_co]):
         useLocking: bool | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._outputRef = cast("Output[T_co]", operation.output(0))
+        self._operation = operation
+        self._outputRef = cast("Output[T_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -3987,8 +3987,8 @@ class AssignAdd(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
         useLocking: bool | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._outputRef = cast("Output[TN_co]", operation.output(0))
+        self._operation = operation
+        self._outputRef = cast("Output[TN_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -4060,8 +4060,8 @@ class AssignSub(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
         useLocking: bool | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._outputRef = cast("Output[TN_co]", operation.output(0))
+        self._operation = operation
+        self._outputRef = cast("Output[TN_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -4128,7 +4128,7 @@ class NoOp(PrimitiveOp):
     __slots__ = ()
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
+        self._operation = operation
 
     @staticmethod
     def create(scope: Scope) -> NoOp:

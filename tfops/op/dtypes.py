@@ -61,8 +61,8 @@ class Cast(PrimitiveOp, Operators[T_co], Generic[T_co]):
         Truncate: bool | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._y = cast("Output[T_co]", operation.output(0))
+        self._operation = operation
+        self._y = cast("Output[T_co]", operation._outs[0])
 
     @staticmethod
     def create(

@@ -78,8 +78,8 @@ class Transpose(PrimitiveOp, Operators[T_co], Generic[T_co]):
     __slots__ = ("_y",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._y = cast("Output[T_co]", operation.output(0))
+        self._operation = operation
+        self._y = cast("Output[T_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -139,8 +139,8 @@ class MatMul(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
         transposeB: bool | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._product = cast("Output[TN_co]", operation.output(0))
+        self._operation = operation
+        self._product = cast("Output[TN_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -237,8 +237,8 @@ class BatchMatMul(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
         adjY: bool | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TN_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TN_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -327,8 +327,8 @@ class Einsum(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     __slots__ = ("_output",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TN_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TN_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -388,8 +388,8 @@ class Inv(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
         adjoint: bool | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -460,8 +460,8 @@ class Det(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     __slots__ = ("_output",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, input: Operand[TF] | TensorValue) -> Det[TF]:
@@ -520,8 +520,8 @@ class Solve(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
         adjoint: bool | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -603,8 +603,8 @@ class TriangularSolve(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
         adjoint: bool | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -699,8 +699,8 @@ class Cholesky(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     __slots__ = ("_output",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, input: Operand[TF] | TensorValue) -> Cholesky[TF]:
@@ -759,9 +759,9 @@ class Qr(PrimitiveOp, Generic[TF_co]):
         fullMatrices: bool | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._q = cast("Output[TF_co]", operation.output(0))
-        self._r = cast("Output[TF_co]", operation.output(1))
+        self._operation = operation
+        self._q = cast("Output[TF_co]", operation._outs[0])
+        self._r = cast("Output[TF_co]", operation._outs[1])
 
     @staticmethod
     def create(
@@ -835,8 +835,8 @@ class MatrixDiagV3(PrimitiveOp, Operators[T_co], Generic[T_co]):
         align: str | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[T_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[T_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -929,8 +929,8 @@ class MatrixDiagPartV3(PrimitiveOp, Operators[T_co], Generic[T_co]):
         align: str | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._diagonal = cast("Output[T_co]", operation.output(0))
+        self._operation = operation
+        self._diagonal = cast("Output[T_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -1013,8 +1013,8 @@ class MatrixSetDiag(PrimitiveOp, Operators[T_co], Generic[T_co]):
         align: str | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[T_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[T_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -1089,8 +1089,8 @@ class BandPart(PrimitiveOp, Operators[T_co], Generic[T_co]):
     __slots__ = ("_band",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._band = cast("Output[T_co]", operation.output(0))
+        self._operation = operation
+        self._band = cast("Output[T_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -1154,8 +1154,8 @@ class EuclideanNorm(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
         keepDims: bool | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TN_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TN_co]", operation._outs[0])
 
     @staticmethod
     def create(

@@ -150,8 +150,8 @@ class InvertPermutation(PrimitiveOp, Operators[TI_co], Generic[TI_co]):
     __slots__ = ("_y",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._y = cast("Output[TI_co]", operation.output(0))
+        self._operation = operation
+        self._y = cast("Output[TI_co]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, x: Operand[TI] | TensorValue) -> InvertPermutation[TI]:
@@ -199,8 +199,8 @@ class UnsortedSegmentSum(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     __slots__ = ("_output",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TN_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TN_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -250,8 +250,8 @@ class Exp(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     __slots__ = ("_y",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._y = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._y = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, x: Operand[TF] | TensorValue) -> Exp[TF]:
@@ -294,8 +294,8 @@ class Log(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     __slots__ = ("_y",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._y = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._y = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, x: Operand[TF] | TensorValue) -> Log[TF]:
@@ -338,8 +338,8 @@ class Neg(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     __slots__ = ("_y",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._y = cast("Output[TN_co]", operation.output(0))
+        self._operation = operation
+        self._y = cast("Output[TN_co]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, x: Operand[TN] | TensorValue) -> Neg[TN]:
@@ -382,8 +382,8 @@ class Square(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     __slots__ = ("_y",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._y = cast("Output[TN_co]", operation.output(0))
+        self._operation = operation
+        self._y = cast("Output[TN_co]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, x: Operand[TN] | TensorValue) -> Square[TN]:
@@ -426,8 +426,8 @@ class Reciprocal(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     __slots__ = ("_y",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._y = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._y = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, x: Operand[TF] | TensorValue) -> Reciprocal[TF]:
@@ -477,8 +477,8 @@ class Add(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     __slots__ = ("_z",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._z = cast("Output[TN_co]", operation.output(0))
+        self._operation = operation
+        self._z = cast("Output[TN_co]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, x: Operand[TN] | TensorValue, y: Operand[TN] | TensorValue) -> Add[TN]:
@@ -528,8 +528,8 @@ class AddV2(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     __slots__ = ("_z",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._z = cast("Output[TN_co]", operation.output(0))
+        self._operation = operation
+        self._z = cast("Output[TN_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -577,8 +577,8 @@ class Sub(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     __slots__ = ("_z",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._z = cast("Output[TN_co]", operation.output(0))
+        self._operation = operation
+        self._z = cast("Output[TN_co]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, x: Operand[TN] | TensorValue, y: Operand[TN] | TensorValue) -> Sub[TN]:
@@ -624,8 +624,8 @@ class Mul(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     __slots__ = ("_z",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._z = cast("Output[TN_co]", operation.output(0))
+        self._operation = operation
+        self._z = cast("Output[TN_co]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, x: Operand[TN] | TensorValue, y: Operand[TN] | TensorValue) -> Mul[TN]:
@@ -672,8 +672,8 @@ class Div(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     __slots__ = ("_z",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._z = cast("Output[TN_co]", operation.output(0))
+        self._operation = operation
+        self._z = cast("Output[TN_co]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, x: Operand[TN] | TensorValue, y: Operand[TN] | TensorValue) -> Div[TN]:
@@ -719,8 +719,8 @@ class SquaredDifference(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     __slots__ = ("_z",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._z = cast("Output[TN_co]", operation.output(0))
+        self._operation = operation
+        self._z = cast("Output[TN_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -768,8 +768,8 @@ class Equal(PrimitiveOp, Operators[TBool]):
     __slots__ = ("_z",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._z = cast("Output[TBool]", operation.output(0))
+        self._operation = operation
+        self._z = cast("Output[TBool]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, x: Operand[T] | TensorValue, y: Operand[T] | TensorValue) -> Equal:
@@ -813,8 +813,8 @@ class AddN(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     __slots__ = ("_sum",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._sum = cast("Output[TN_co]", operation.output(0))
+        self._operation = operation
+        self._sum = cast("Output[TN_co]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, inputs: Sequence[Operand[TN] | TensorValue]) -> AddN[TN]:
@@ -868,8 +868,8 @@ class Mean(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
         keepDims: bool | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TN_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TN_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -946,8 +946,8 @@ class ArgMax(PrimitiveOp, Operators[TI_co], Generic[TI_co]):
         outputType: type[TI] | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TI_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TI_co]", operation._outs[0])
 
     @overload
     @staticmethod
@@ -1049,8 +1049,8 @@ class ArgMin(PrimitiveOp, Operators[TI_co], Generic[TI_co]):
         outputType: type[TI] | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TI_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TI_co]", operation._outs[0])
 
     @overload
     @staticmethod
@@ -1153,8 +1153,8 @@ class Cumsum(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
         reverse: bool | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._out = cast("Output[TN_co]", operation.output(0))
+        self._operation = operation
+        self._out = cast("Output[TN_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -1238,8 +1238,8 @@ class DivNoNan(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     __slots__ = ("_z",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._z = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._z = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -1287,8 +1287,8 @@ class RealDiv(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     __slots__ = ("_z",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._z = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._z = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -1338,8 +1338,8 @@ class FloorDiv(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     __slots__ = ("_z",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._z = cast("Output[TN_co]", operation.output(0))
+        self._operation = operation
+        self._z = cast("Output[TN_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -1389,8 +1389,8 @@ class FloorMod(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     __slots__ = ("_z",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._z = cast("Output[TN_co]", operation.output(0))
+        self._operation = operation
+        self._z = cast("Output[TN_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -1440,8 +1440,8 @@ class Pow(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     __slots__ = ("_z",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._z = cast("Output[TN_co]", operation.output(0))
+        self._operation = operation
+        self._z = cast("Output[TN_co]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, x: Operand[TN] | TensorValue, y: Operand[TN] | TensorValue) -> Pow[TN]:
@@ -1488,8 +1488,8 @@ class Maximum(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     __slots__ = ("_z",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._z = cast("Output[TN_co]", operation.output(0))
+        self._operation = operation
+        self._z = cast("Output[TN_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -1538,8 +1538,8 @@ class Minimum(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     __slots__ = ("_z",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._z = cast("Output[TN_co]", operation.output(0))
+        self._operation = operation
+        self._z = cast("Output[TN_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -1595,8 +1595,8 @@ class NotEqual(PrimitiveOp, Operators[TBool]):
         incompatibleShapeError: bool | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._z = cast("Output[TBool]", operation.output(0))
+        self._operation = operation
+        self._z = cast("Output[TBool]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -1666,8 +1666,8 @@ class Less(PrimitiveOp, Operators[TBool]):
     __slots__ = ("_z",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._z = cast("Output[TBool]", operation.output(0))
+        self._operation = operation
+        self._z = cast("Output[TBool]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, x: Operand[TN] | TensorValue, y: Operand[TN] | TensorValue) -> Less:
@@ -1713,8 +1713,8 @@ class LessEqual(PrimitiveOp, Operators[TBool]):
     __slots__ = ("_z",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._z = cast("Output[TBool]", operation.output(0))
+        self._operation = operation
+        self._z = cast("Output[TBool]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -1762,8 +1762,8 @@ class Greater(PrimitiveOp, Operators[TBool]):
     __slots__ = ("_z",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._z = cast("Output[TBool]", operation.output(0))
+        self._operation = operation
+        self._z = cast("Output[TBool]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, x: Operand[TN] | TensorValue, y: Operand[TN] | TensorValue) -> Greater:
@@ -1809,8 +1809,8 @@ class GreaterEqual(PrimitiveOp, Operators[TBool]):
     __slots__ = ("_z",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._z = cast("Output[TBool]", operation.output(0))
+        self._operation = operation
+        self._z = cast("Output[TBool]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -1858,8 +1858,8 @@ class LogicalAnd(PrimitiveOp, Operators[TBool]):
     __slots__ = ("_z",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._z = cast("Output[TBool]", operation.output(0))
+        self._operation = operation
+        self._z = cast("Output[TBool]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -1907,8 +1907,8 @@ class LogicalOr(PrimitiveOp, Operators[TBool]):
     __slots__ = ("_z",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._z = cast("Output[TBool]", operation.output(0))
+        self._operation = operation
+        self._z = cast("Output[TBool]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -1954,8 +1954,8 @@ class Sin(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     __slots__ = ("_y",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._y = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._y = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, x: Operand[TF] | TensorValue) -> Sin[TF]:
@@ -1998,8 +1998,8 @@ class Cos(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     __slots__ = ("_y",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._y = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._y = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, x: Operand[TF] | TensorValue) -> Cos[TF]:
@@ -2044,8 +2044,8 @@ class Tan(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     __slots__ = ("_y",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._y = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._y = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, x: Operand[TF] | TensorValue) -> Tan[TF]:
@@ -2089,8 +2089,8 @@ class Asin(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     __slots__ = ("_y",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._y = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._y = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, x: Operand[TF] | TensorValue) -> Asin[TF]:
@@ -2134,8 +2134,8 @@ class Acos(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     __slots__ = ("_y",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._y = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._y = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, x: Operand[TF] | TensorValue) -> Acos[TF]:
@@ -2179,8 +2179,8 @@ class Atan(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     __slots__ = ("_y",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._y = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._y = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, x: Operand[TF] | TensorValue) -> Atan[TF]:
@@ -2227,8 +2227,8 @@ class Atan2(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     __slots__ = ("_z",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._z = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._z = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -2275,8 +2275,8 @@ class Sinh(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     __slots__ = ("_y",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._y = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._y = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, x: Operand[TF] | TensorValue) -> Sinh[TF]:
@@ -2319,8 +2319,8 @@ class Cosh(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     __slots__ = ("_y",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._y = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._y = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, x: Operand[TF] | TensorValue) -> Cosh[TF]:
@@ -2364,8 +2364,8 @@ class Asinh(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     __slots__ = ("_y",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._y = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._y = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, x: Operand[TF] | TensorValue) -> Asinh[TF]:
@@ -2409,8 +2409,8 @@ class Acosh(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     __slots__ = ("_y",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._y = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._y = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, x: Operand[TF] | TensorValue) -> Acosh[TF]:
@@ -2454,8 +2454,8 @@ class Atanh(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     __slots__ = ("_y",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._y = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._y = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, x: Operand[TF] | TensorValue) -> Atanh[TF]:
@@ -2506,8 +2506,8 @@ class Mod(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     __slots__ = ("_z",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._z = cast("Output[TN_co]", operation.output(0))
+        self._operation = operation
+        self._z = cast("Output[TN_co]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, x: Operand[TN] | TensorValue, y: Operand[TN] | TensorValue) -> Mod[TN]:
@@ -2558,8 +2558,8 @@ class TruncateMod(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     __slots__ = ("_z",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._z = cast("Output[TN_co]", operation.output(0))
+        self._operation = operation
+        self._z = cast("Output[TN_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -2616,8 +2616,8 @@ class TruncateDiv(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     __slots__ = ("_z",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._z = cast("Output[TN_co]", operation.output(0))
+        self._operation = operation
+        self._z = cast("Output[TN_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -2665,8 +2665,8 @@ class Floor(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     __slots__ = ("_y",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._y = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._y = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, x: Operand[TF] | TensorValue) -> Floor[TF]:
@@ -2711,8 +2711,8 @@ class Ceil(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     __slots__ = ("_y",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._y = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._y = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, x: Operand[TF] | TensorValue) -> Ceil[TF]:
@@ -2762,8 +2762,8 @@ class Round(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     __slots__ = ("_y",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._y = cast("Output[TN_co]", operation.output(0))
+        self._operation = operation
+        self._y = cast("Output[TN_co]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, x: Operand[TN] | TensorValue) -> Round[TN]:
@@ -2809,8 +2809,8 @@ class Rint(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     __slots__ = ("_y",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._y = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._y = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, x: Operand[TF] | TensorValue) -> Rint[TF]:
@@ -2859,8 +2859,8 @@ class SegmentSum(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     __slots__ = ("_output",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TN_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TN_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -2913,8 +2913,8 @@ class SegmentMean(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     __slots__ = ("_output",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TN_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TN_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -2969,8 +2969,8 @@ class SegmentMax(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     __slots__ = ("_output",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TN_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TN_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -3025,8 +3025,8 @@ class SegmentMin(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     __slots__ = ("_output",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TN_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TN_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -3078,8 +3078,8 @@ class SegmentProd(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     __slots__ = ("_output",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TN_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TN_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -3135,8 +3135,8 @@ class UnsortedSegmentMax(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     __slots__ = ("_output",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TN_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TN_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -3196,8 +3196,8 @@ class UnsortedSegmentMin(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     __slots__ = ("_output",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TN_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TN_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -3253,8 +3253,8 @@ class UnsortedSegmentProd(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     __slots__ = ("_output",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TN_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TN_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -3321,8 +3321,8 @@ class Cumprod(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
         reverse: bool | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._out = cast("Output[TN_co]", operation.output(0))
+        self._operation = operation
+        self._out = cast("Output[TN_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -3403,8 +3403,8 @@ class IsInf(PrimitiveOp, Operators[TBool]):
     __slots__ = ("_y",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._y = cast("Output[TBool]", operation.output(0))
+        self._operation = operation
+        self._y = cast("Output[TBool]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, x: Operand[TF] | TensorValue) -> IsInf:
@@ -3450,8 +3450,8 @@ class Erf(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     __slots__ = ("_y",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._y = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._y = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, x: Operand[TF] | TensorValue) -> Erf[TF]:
@@ -3496,8 +3496,8 @@ class Erfc(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     __slots__ = ("_y",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._y = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._y = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, x: Operand[TF] | TensorValue) -> Erfc[TF]:
@@ -3543,8 +3543,8 @@ class Lgamma(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     __slots__ = ("_y",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._y = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._y = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, x: Operand[TF] | TensorValue) -> Lgamma[TF]:
@@ -3592,8 +3592,8 @@ class Digamma(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     __slots__ = ("_y",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._y = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._y = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, x: Operand[TF] | TensorValue) -> Digamma[TF]:
@@ -3643,8 +3643,8 @@ class Polygamma(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     __slots__ = ("_z",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._z = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._z = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -3696,8 +3696,8 @@ class Zeta(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     __slots__ = ("_z",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._z = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._z = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -3748,8 +3748,8 @@ class Xlogy(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     __slots__ = ("_z",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._z = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._z = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -3799,8 +3799,8 @@ class Xdivy(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     __slots__ = ("_z",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._z = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._z = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -3848,8 +3848,8 @@ class Abs(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     __slots__ = ("_y",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._y = cast("Output[TN_co]", operation.output(0))
+        self._operation = operation
+        self._y = cast("Output[TN_co]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, x: Operand[TN] | TensorValue) -> Abs[TN]:
@@ -3893,8 +3893,8 @@ class Sign(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     __slots__ = ("_y",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._y = cast("Output[TN_co]", operation.output(0))
+        self._operation = operation
+        self._y = cast("Output[TN_co]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, x: Operand[TN] | TensorValue) -> Sign[TN]:
@@ -3937,8 +3937,8 @@ class Sqrt(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     __slots__ = ("_y",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._y = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._y = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, x: Operand[TF] | TensorValue) -> Sqrt[TF]:
@@ -3981,8 +3981,8 @@ class Rsqrt(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     __slots__ = ("_y",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._y = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._y = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, x: Operand[TF] | TensorValue) -> Rsqrt[TF]:
@@ -4026,8 +4026,8 @@ class Expm1(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     __slots__ = ("_y",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._y = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._y = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, x: Operand[TF] | TensorValue) -> Expm1[TF]:
@@ -4071,8 +4071,8 @@ class Log1p(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     __slots__ = ("_y",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._y = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._y = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, x: Operand[TF] | TensorValue) -> Log1p[TF]:
@@ -4115,8 +4115,8 @@ class Tanh(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     __slots__ = ("_y",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._y = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._y = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, x: Operand[TF] | TensorValue) -> Tanh[TF]:
@@ -4161,8 +4161,8 @@ class Sigmoid(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     __slots__ = ("_y",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._y = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._y = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, x: Operand[TF] | TensorValue) -> Sigmoid[TF]:
@@ -4207,8 +4207,8 @@ class Softplus(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     __slots__ = ("_activations",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._activations = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._activations = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, features: Operand[TF] | TensorValue) -> Softplus[TF]:
@@ -4251,8 +4251,8 @@ class IsFinite(PrimitiveOp, Operators[TBool]):
     __slots__ = ("_y",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._y = cast("Output[TBool]", operation.output(0))
+        self._operation = operation
+        self._y = cast("Output[TBool]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, x: Operand[TF] | TensorValue) -> IsFinite:
@@ -4295,8 +4295,8 @@ class IsNan(PrimitiveOp, Operators[TBool]):
     __slots__ = ("_y",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._y = cast("Output[TBool]", operation.output(0))
+        self._operation = operation
+        self._y = cast("Output[TBool]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, x: Operand[TF] | TensorValue) -> IsNan:
@@ -4339,8 +4339,8 @@ class LogicalNot(PrimitiveOp, Operators[TBool]):
     __slots__ = ("_y",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._y = cast("Output[TBool]", operation.output(0))
+        self._operation = operation
+        self._y = cast("Output[TBool]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, x: Operand[TBool] | TensorValue) -> LogicalNot:

@@ -104,8 +104,8 @@ class Relu(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     __slots__ = ("_activations",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._activations = cast("Output[TN_co]", operation.output(0))
+        self._operation = operation
+        self._activations = cast("Output[TN_co]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, features: Operand[TN] | TensorValue) -> Relu[TN]:
@@ -149,8 +149,8 @@ class Relu6(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     __slots__ = ("_activations",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._activations = cast("Output[TN_co]", operation.output(0))
+        self._operation = operation
+        self._activations = cast("Output[TN_co]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, features: Operand[TN] | TensorValue) -> Relu6[TN]:
@@ -197,8 +197,8 @@ class Elu(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     __slots__ = ("_activations",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._activations = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._activations = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, features: Operand[TF] | TensorValue) -> Elu[TF]:
@@ -242,8 +242,8 @@ class ReluGrad(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     __slots__ = ("_backprops",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._backprops = cast("Output[TN_co]", operation.output(0))
+        self._operation = operation
+        self._backprops = cast("Output[TN_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -289,8 +289,8 @@ class Relu6Grad(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
     __slots__ = ("_backprops",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._backprops = cast("Output[TN_co]", operation.output(0))
+        self._operation = operation
+        self._backprops = cast("Output[TN_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -337,8 +337,8 @@ class EluGrad(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     __slots__ = ("_backprops",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._backprops = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._backprops = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -394,8 +394,8 @@ class BiasAdd(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
         dataFormat: str | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TN_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TN_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -469,8 +469,8 @@ class BiasAddGrad(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
         dataFormat: str | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TN_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TN_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -544,8 +544,8 @@ class LeakyRelu(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
         alpha: float | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._activations = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._activations = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -615,8 +615,8 @@ class LeakyReluGrad(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
         alpha: float | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._backprops = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._backprops = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -685,8 +685,8 @@ class Selu(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     __slots__ = ("_activations",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._activations = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._activations = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, features: Operand[TF] | TensorValue) -> Selu[TF]:
@@ -731,8 +731,8 @@ class SeluGrad(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     __slots__ = ("_backprops",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._backprops = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._backprops = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -779,8 +779,8 @@ class Softsign(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     __slots__ = ("_activations",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._activations = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._activations = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, features: Operand[TF] | TensorValue) -> Softsign[TF]:
@@ -825,8 +825,8 @@ class SoftsignGrad(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     __slots__ = ("_backprops",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._backprops = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._backprops = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -903,8 +903,8 @@ class Conv2d(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
         dilations: Sequence[int] | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TN_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TN_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -1063,8 +1063,8 @@ class Conv2dBackpropInput(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
         dilations: Sequence[int] | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TN_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TN_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -1225,8 +1225,8 @@ class Conv2dBackpropFilter(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
         dilations: Sequence[int] | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -1396,8 +1396,8 @@ class DepthwiseConv2dNative(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
         dilations: Sequence[int] | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -1541,8 +1541,8 @@ class DepthwiseConv2dNativeBackpropInput(PrimitiveOp, Operators[TF_co], Generic[
         dilations: Sequence[int] | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -1694,8 +1694,8 @@ class DepthwiseConv2dNativeBackpropFilter(PrimitiveOp, Operators[TF_co], Generic
         dilations: Sequence[int] | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -1827,8 +1827,8 @@ class Softmax(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     __slots__ = ("_softmax",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._softmax = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._softmax = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, logits: Operand[TF] | TensorValue) -> Softmax[TF]:
@@ -1874,8 +1874,8 @@ class LogSoftmax(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     __slots__ = ("_logsoftmax",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._logsoftmax = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._logsoftmax = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, logits: Operand[TF] | TensorValue) -> LogSoftmax[TF]:
@@ -1930,9 +1930,9 @@ class SoftmaxCrossEntropyWithLogits(PrimitiveOp, Generic[TF_co]):
     __slots__ = ("_loss", "_backprop")
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._loss = cast("Output[TF_co]", operation.output(0))
-        self._backprop = cast("Output[TF_co]", operation.output(1))
+        self._operation = operation
+        self._loss = cast("Output[TF_co]", operation._outs[0])
+        self._backprop = cast("Output[TF_co]", operation._outs[1])
 
     @staticmethod
     def create(
@@ -1986,9 +1986,9 @@ class SparseSoftmaxCrossEntropyWithLogits(PrimitiveOp, Generic[TF_co]):
     __slots__ = ("_loss", "_backprop")
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._loss = cast("Output[TF_co]", operation.output(0))
-        self._backprop = cast("Output[TF_co]", operation.output(1))
+        self._operation = operation
+        self._loss = cast("Output[TF_co]", operation._outs[0])
+        self._backprop = cast("Output[TF_co]", operation._outs[1])
 
     @staticmethod
     def create(
@@ -2038,8 +2038,8 @@ class L2Loss(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
     __slots__ = ("_output",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(scope: Scope, t: Operand[TF] | TensorValue) -> L2Loss[TF]:
@@ -2117,13 +2117,13 @@ class FusedBatchNorm(PrimitiveOp, Generic[TF_co]):
         isTraining: bool | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._y = cast("Output[TF_co]", operation.output(0))
-        self._batch_mean = cast("Output[TFloat32]", operation.output(1))
-        self._batch_variance = cast("Output[TFloat32]", operation.output(2))
-        self._reserve_space_1 = cast("Output[TFloat32]", operation.output(3))
-        self._reserve_space_2 = cast("Output[TFloat32]", operation.output(4))
-        self._reserve_space_3 = cast("Output[TFloat32]", operation.output(5))
+        self._operation = operation
+        self._y = cast("Output[TF_co]", operation._outs[0])
+        self._batch_mean = cast("Output[TFloat32]", operation._outs[1])
+        self._batch_variance = cast("Output[TFloat32]", operation._outs[2])
+        self._reserve_space_1 = cast("Output[TFloat32]", operation._outs[3])
+        self._reserve_space_2 = cast("Output[TFloat32]", operation._outs[4])
+        self._reserve_space_3 = cast("Output[TFloat32]", operation._outs[5])
 
     @staticmethod
     def create(
@@ -2300,12 +2300,12 @@ class FusedBatchNormGrad(PrimitiveOp, Generic[TF_co]):
         isTraining: bool | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._x_backprop = cast("Output[TF_co]", operation.output(0))
-        self._scale_backprop = cast("Output[TFloat32]", operation.output(1))
-        self._offset_backprop = cast("Output[TFloat32]", operation.output(2))
-        self._reserve_space_4 = cast("Output[TFloat32]", operation.output(3))
-        self._reserve_space_5 = cast("Output[TFloat32]", operation.output(4))
+        self._operation = operation
+        self._x_backprop = cast("Output[TF_co]", operation._outs[0])
+        self._scale_backprop = cast("Output[TFloat32]", operation._outs[1])
+        self._offset_backprop = cast("Output[TFloat32]", operation._outs[2])
+        self._reserve_space_4 = cast("Output[TFloat32]", operation._outs[3])
+        self._reserve_space_5 = cast("Output[TFloat32]", operation._outs[4])
 
     @staticmethod
     def create(
@@ -2445,8 +2445,8 @@ class LocalResponseNormalization(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
         beta: float | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -2578,8 +2578,8 @@ class LocalResponseNormalizationGrad(PrimitiveOp, Operators[TF_co], Generic[TF_c
         beta: float | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -2718,8 +2718,8 @@ class MaxPool(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
         dataFormat: str | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TN_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TN_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -2818,8 +2818,8 @@ class MaxPoolGrad(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
         dataFormat: str | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TN_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TN_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -2919,8 +2919,8 @@ class MaxPoolGradGrad(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
         dataFormat: str | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TN_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TN_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -3018,8 +3018,8 @@ class AvgPool(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
         dataFormat: str | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -3111,8 +3111,8 @@ class AvgPoolGrad(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
         dataFormat: str | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -3581,9 +3581,9 @@ class TopK(PrimitiveOp, Generic[TN_co]):
         indexType: type[TIntegral] | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._values = cast("Output[TN_co]", operation.output(0))
-        self._indices = cast("Output[TIntegral]", operation.output(1))
+        self._operation = operation
+        self._values = cast("Output[TN_co]", operation._outs[0])
+        self._indices = cast("Output[TIntegral]", operation._outs[1])
 
     @staticmethod
     def create(
@@ -3671,8 +3671,8 @@ class InTopK(PrimitiveOp, Operators[TBool]):
     __slots__ = ("_precision",)
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._precision = cast("Output[TBool]", operation.output(0))
+        self._operation = operation
+        self._precision = cast("Output[TBool]", operation._outs[0])
 
     @staticmethod
     def create(

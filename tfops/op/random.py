@@ -79,8 +79,8 @@ class RandomUniform(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
         seed2: int | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -176,8 +176,8 @@ class RandomStandardNormal(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
         seed2: int | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -272,8 +272,8 @@ class TruncatedNormal(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
         seed2: int | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -370,8 +370,8 @@ class RandomUniformInt(PrimitiveOp, Operators[TI_co], Generic[TI_co]):
         seed2: int | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TI_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TI_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -471,8 +471,8 @@ class RandomShuffle(PrimitiveOp, Operators[T_co], Generic[T_co]):
         seed2: int | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[T_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[T_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -565,8 +565,8 @@ class Multinomial(PrimitiveOp, Operators[TI_co], Generic[TI_co]):
         seed2: int | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TI_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TI_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -665,8 +665,8 @@ class StatelessRandomUniform(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
         dtype: type[TF] | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TF_co]", operation._outs[0])
 
     @overload
     @staticmethod
@@ -771,8 +771,8 @@ class StatelessRandomNormal(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
         dtype: type[TF] | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TF_co]", operation._outs[0])
 
     @overload
     @staticmethod
@@ -877,8 +877,8 @@ class StatelessTruncatedNormal(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
         dtype: type[TF] | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TF_co]", operation._outs[0])
 
     @overload
     @staticmethod

@@ -77,8 +77,8 @@ class ApplyGradientDescent(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
         useLocking: bool | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._out = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._out = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -157,8 +157,8 @@ class ApplyMomentum(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
         useNesterov: bool | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._out = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._out = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -261,8 +261,8 @@ class ApplyAdam(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
         useNesterov: bool | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._out = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._out = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -377,8 +377,8 @@ class ApplyAdagradDA(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
         useLocking: bool | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._out = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._out = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -480,8 +480,8 @@ class ApplyAdadelta(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
         useLocking: bool | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._out = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._out = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -572,8 +572,8 @@ class ApplyAdaMax(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
         useLocking: bool | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._out = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._out = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -674,8 +674,8 @@ class ApplyFtrl(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
         multiplyLinearByLr: bool | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._out = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._out = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -794,8 +794,8 @@ class ApplyFtrlV2(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
         multiplyLinearByLr: bool | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._out = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._out = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -907,8 +907,8 @@ class ApplyProximalGradientDescent(PrimitiveOp, Operators[TF_co], Generic[TF_co]
         useLocking: bool | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._out = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._out = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -998,8 +998,8 @@ class ApplyProximalAdagrad(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
         useLocking: bool | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._out = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._out = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -1087,8 +1087,8 @@ class ApplyPowerSign(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
         useLocking: bool | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._out = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._out = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -1178,8 +1178,8 @@ class ApplyAddSign(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
         useLocking: bool | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._out = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._out = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -1270,8 +1270,8 @@ class ApplyAdagrad(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
         updateSlots: bool | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._out = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._out = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -1371,8 +1371,8 @@ class ApplyRMSProp(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
         useLocking: bool | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._out = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._out = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -1467,8 +1467,8 @@ class ApplyCenteredRMSProp(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
         useLocking: bool | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._out = cast("Output[TF_co]", operation.output(0))
+        self._operation = operation
+        self._out = cast("Output[TF_co]", operation._outs[0])
 
     @staticmethod
     def create(
