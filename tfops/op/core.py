@@ -3752,7 +3752,7 @@ class ShapeN(PrimitiveOp, Generic[TI_co]):
         outType: type[TI] | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
+        self._operation = operation
         self._output = [cast("Output[TI_co]", o) for o in operation.outputs()]
 
     @overload

@@ -3219,8 +3219,8 @@ class MaxPoolV1(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
         dataFormat: str | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TN_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TN_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -3345,8 +3345,8 @@ class MaxPoolGradV1(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
         dataFormat: str | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TN_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TN_co]", operation._outs[0])
 
     @staticmethod
     def create(
@@ -3476,8 +3476,8 @@ class MaxPoolGradGradV1(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
         dataFormat: str | None = None
 
     def __init__(self, operation: Operation) -> None:
-        super().__init__(operation)
-        self._output = cast("Output[TN_co]", operation.output(0))
+        self._operation = operation
+        self._output = cast("Output[TN_co]", operation._outs[0])
 
     @staticmethod
     def create(
