@@ -56,3 +56,34 @@ def run(session: Session) -> Run:
         return values[0] if len(values) == 1 else values
 
     return run
+
+
+# The XLA halves of the longest repetitive checks are slow tests (pytest -m slow), so that the
+# default suite stays under 10 minutes on 2 cores: each compiles a small XLA program per case,
+# and their numpy halves, the XLA kernel tables and every op's XLA sample run by default.
+_SLOW_ON_XLA = frozenset({
+    "test_gradientMatchesFiniteDifferences",
+    "test_higherOrderGradientsMatchFiniteDifferences",
+    "test_gradientsMatchFiniteDifferences",
+    "test_otherSeedsGiveOtherValues",
+    "test_shapeKnownAtRunTime",
+    "test_seededOpGivesTheSameSequenceInEverySession",
+    "test_everyOpRunsAsInAGraphOrIsRefused",
+    "test_aLossEqualsKerasForEachReduction",
+    "test_fiveStepsEqualTensorFlows",
+    "test_fiveStepsEqualTensorFlowsTF1Optimizer",
+    "test_threeStepsEqualTensorFlowsKernel",
+    "test_matches_keras",
+    "test_valuesAreTensorFlows",
+})
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        callspec = getattr(item, "callspec", None)
+        name = getattr(item, "originalname", "")
+        if callspec is None or name not in _SLOW_ON_XLA:
+            continue
+        if any(isinstance(v, str) and v == "xla" for v in callspec.params.values()):
+            item.add_marker(pytest.mark.slow)
