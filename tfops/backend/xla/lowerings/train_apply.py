@@ -24,7 +24,7 @@ from tfops.spec.train_apply import GRADIENTS, STEPS
 Checks = Callable[[LoweringSite, Mapping[str, Any]], None]
 
 
-def _trainingOp(
+def trainingOp(
     opType: str, step: Callable[..., tuple[Any, ...]], checks: Checks | None = None
 ) -> None:
     """Registers the lowering of an update op: ``step(*variables, *values, attrs=...)`` maps
@@ -244,12 +244,12 @@ def _addSign(
     return var - lr * (alpha + signDecay * (jnp.sign(grad) * jnp.sign(m))) * grad, m
 
 
-_trainingOp("ApplyAdagradDA", _adagradDA)
-_trainingOp("ApplyAdadelta", _adadelta)
-_trainingOp("ApplyAdaMax", _adaMax)
-_trainingOp("ApplyFtrl", _ftrlV1)
-_trainingOp("ApplyFtrlV2", _ftrl)
-_trainingOp("ApplyProximalGradientDescent", _proximalGradientDescent)
-_trainingOp("ApplyProximalAdagrad", _proximalAdagrad, _proximalAdagradChecks)
-_trainingOp("ApplyPowerSign", _powerSign)
-_trainingOp("ApplyAddSign", _addSign)
+trainingOp("ApplyAdagradDA", _adagradDA)
+trainingOp("ApplyAdadelta", _adadelta)
+trainingOp("ApplyAdaMax", _adaMax)
+trainingOp("ApplyFtrl", _ftrlV1)
+trainingOp("ApplyFtrlV2", _ftrl)
+trainingOp("ApplyProximalGradientDescent", _proximalGradientDescent)
+trainingOp("ApplyProximalAdagrad", _proximalAdagrad, _proximalAdagradChecks)
+trainingOp("ApplyPowerSign", _powerSign)
+trainingOp("ApplyAddSign", _addSign)
