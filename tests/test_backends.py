@@ -203,6 +203,29 @@ def test_withoutJaxTheXlaBackendSaysWhichExtraToInstall() -> None:
     assert "pip install 'tfops[xla]'" in done.stdout
 
 
+def test_importingTfopsLoadsNeitherJaxNorScipy() -> None:
+    """The XLA backend's JAX and the special functions' scipy are imported when first used:
+    numpy programs never pay for them (import time, and the objects every full run of Python's
+    cycle collector walks)."""
+    program = textwrap.dedent("""
+        import sys
+        import numpy as np
+        from tfops import Graph, Ops, Session
+        g = Graph()
+        tf = Ops.create(g)
+        y = tf.math.exp(tf.constant([1.0]))
+        Session(g).runner().fetch(y).run()
+        assert "jax" not in sys.modules and "scipy" not in sys.modules, "loaded too early"
+        lgamma = tf.math.lgamma(tf.constant(np.array([0.5, 3.0])))
+        print(Session(g).runner().fetch(lgamma).run()[0].tolist())
+    """)
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True,
+                          cwd=ROOT, timeout=120)
+    assert done.returncode == 0, done.stderr
+    got = [float(v) for v in done.stdout.strip().strip("[]").split(",")]
+    np.testing.assert_allclose(got, [np.log(np.sqrt(np.pi)), np.log(2.0)], rtol=1e-15)
+
+
 # -- data parallel ----------------------------------------------------------------------------
 DATA_PARALLEL = textwrap.dedent("""
     import jax, numpy as np

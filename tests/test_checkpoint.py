@@ -9,12 +9,14 @@ changed.
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import re
 import signal
 import subprocess
 import sys
+import weakref
 from pathlib import Path
 from typing import Any
 
@@ -159,6 +161,23 @@ def test_restore_builds_its_ops_once(tmp_path: Path) -> None:
         "Assign",
         "Placeholder",
     ]
+
+
+def test_a_graph_restored_into_can_be_freed(tmp_path: Path) -> None:
+    """The restore ops are kept on the graph: a table keyed by the graph whose values hold
+    its ops kept every graph ever restored into alive, weakly keyed or not."""
+    g = Graph()
+    tf = Ops.create(g)
+    tf.withName("v").variable(tf.constant([1.0]))
+    prefix = str(tmp_path / "m")
+    with Session(g) as s:
+        s.save(prefix)
+        s.restore(prefix)
+    g.close()
+    ref = weakref.ref(g)
+    del g, tf, s
+    gc.collect()
+    assert ref() is None
 
 
 def test_a_graph_without_variables_saves_an_empty_checkpoint(tmp_path: Path) -> None:

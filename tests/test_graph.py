@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gc
+import weakref
 from collections.abc import Callable
 
 import numpy as np
@@ -10,7 +12,7 @@ import pytest
 from scope import Scope
 from tfops import Graph, Operand, Operation, OperationBuilder, Ops, Output, PrimitiveOp, Session
 from tfops import Shape as TShape
-from tfops.errors import IllegalStateError
+from tfops.errors import IllegalArgumentError, IllegalStateError
 from tfops.op.core import Constant, Gradients, Identity, Placeholder
 from tfops.types import TFloat32, TInt32
 
@@ -89,6 +91,79 @@ def test_closedGraphRejectsAddGradients() -> None:
     g.close()
     with pytest.raises(IllegalStateError):
         g.addGradients(None, [y.asOutput()], [x.asOutput()])
+
+
+def test_closingReleasesTheOpsNobodyHoldsWithoutTheCycleCollector() -> None:
+    """As TF Java's Graph.close frees the native graph: the graph stops holding its ops, and
+    an op and its outputs form no reference cycle any more, so what nobody holds is freed at
+    once (the collector is paused only so that it cannot be what freed them)."""
+    g = Graph()
+    tf = Ops.create(g)
+    x = tf.withName("x").placeholder(TFloat32)
+    hidden = tf.withName("hidden").math.exp(x)
+    kept = tf.withName("kept").math.log(hidden)
+    dropped = weakref.ref(tf.withName("dropped").math.neg(x).op())
+    hiddenOp = weakref.ref(hidden.op())
+    del hidden
+    gc.disable()
+    try:
+        g.close()
+        assert dropped() is None
+        assert hiddenOp() is not None  # kept's input
+        y = kept.asOutput()
+        del kept
+        assert hiddenOp() is not None
+        del y
+        assert hiddenOp() is None
+    finally:
+        gc.enable()
+
+
+def test_opsOfAClosedGraphKeepTheirFacts() -> None:
+    g = Graph()
+    tf = Ops.create(g)
+    x = tf.withName("x").placeholder(TFloat32, shape=TShape.of(2))
+    y = tf.withName("y").math.exp(x)
+    split = tf.withName("split").split(tf.constant(0), tf.math.exp(x), 2)
+    g.close()
+    op = y.op()
+    assert (op.name(), op.type(), op.numOutputs(), op.numInputs()) == ("y", "Exp", 1, 1)
+    assert op.output(0) == y.asOutput() and op.outputs() == [y.asOutput()]
+    assert op.output(0).shape() == TShape.of(2) and op.output(0).dataType() is TFloat32
+    assert op.input(0) == x.asOutput() and op.input(0).op().output(0) == x.asOutput()
+    parts = split.op().outputs()
+    assert [p.name() for p in parts] == ["split:0", "split:1"]
+    assert parts == list(split.output()) and hash(parts[1]) == hash(split.output()[1])
+    with pytest.raises(IllegalArgumentError, match="there is no output 2"):
+        split.op().output(2)
+
+
+@pytest.mark.parametrize(
+    "use",
+    ["consumers", "outputConsumers", "size", "initializers"],
+)
+def test_askingAClosedGraphForWhatItNoLongerKeepsRaises(use: str) -> None:
+    g = Graph()
+    tf = Ops.create(g)
+    x = tf.placeholder(TFloat32)
+    tf.math.exp(x)
+    g.close()
+    calls: dict[str, Callable[[], object]] = {
+        "consumers": lambda: x.op().consumers(),
+        "outputConsumers": lambda: x.asOutput().consumers(),
+        "size": lambda: g.size(),
+        "initializers": lambda: g.initializers(),
+    }
+    with pytest.raises(IllegalStateError, match="closed"):
+        calls[use]()
+
+
+def test_closingTwiceDoesNothing() -> None:
+    g = Graph()
+    y = Ops.create(g).math.exp(Ops.create(g).constant(1.0))
+    g.close()
+    g.close()
+    assert y.op().output(0) == y.asOutput()
 
 
 def test_illegalStateErrorIsARuntimeError() -> None:

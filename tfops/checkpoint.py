@@ -23,9 +23,8 @@ from __future__ import annotations
 import os
 import tempfile
 import threading
-import weakref
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, TypeAlias
+from typing import Any, TypeAlias, cast
 
 import numpy as np
 import safetensors
@@ -191,8 +190,6 @@ def _mismatches(graph: Graph, stored: Mapping[str, Array]) -> list[str]:
     return problems
 
 
-_restore_ops: weakref.WeakKeyDictionary[Graph, dict[Operation, tuple[Output[TType], Operation]]]
-_restore_ops = weakref.WeakKeyDictionary()
 _restore_lock = threading.Lock()
 
 
@@ -201,7 +198,12 @@ def _restore_opsOf(
 ) -> list[tuple[Output[TType], Operation]]:
     """The placeholder and the ``Assign`` that restore each variable, built once per graph."""
     with _restore_lock:
-        built = _restore_ops.setdefault(graph, {})
+        # kept on the graph (freed with it): a table keyed by the graph, whose values hold the
+        # graph's ops, would keep the graph alive for ever, even weakly keyed
+        built = cast(
+            "dict[Operation, tuple[Output[TType], Operation]]",
+            graph._memo.setdefault(__name__, {}),
+        )
         missing = [op for op in variables if op not in built]
         if missing:
             tf = Ops.create(graph).withSubScope("save")

@@ -16,7 +16,7 @@ from tfops.errors import DataTypeError, IllegalArgumentError, IllegalStateError
 # an upward call (pyproject.toml's layers): Graph.toGraphDef / importGraphDef are TF Java's
 # methods of Graph, written in the interop layer above it
 from tfops.interop.graphdef import exportGraphDef, importGraphDef
-from tfops.operation import Operation, siteOf, userSite
+from tfops.operation import Operation, releaseOutputs, siteOf, userSite
 from tfops.output import Output
 from tfops.types import TType
 
@@ -115,6 +115,9 @@ class Graph:
         # changes whenever the initializers do: a session compares it to see new ones cheaply
         self._initVersion = 0
         self._baseScope = Scope(self)
+        # what the layers above keep for this graph (the checkpoint's restore ops), by their
+        # module's name: freed with the graph, and when it is closed
+        self._memo: dict[str, object] = {}
 
     # -- ExecutionEnvironment -------------------------------------------------------------
     def isEager(self) -> bool:
@@ -168,6 +171,7 @@ class Graph:
         """Registers ``op`` as an initializer: a session runs it once, before its first run
         after it was added (what building ``op`` through ``scope.withInitScope()`` does)."""
         with self._lock:
+            self._checkOpen()
             if op.graph() is not self:
                 raise IllegalArgumentError(
                     f"initializer '{op.name()}' is from another graph; register an op of this graph"
@@ -178,6 +182,7 @@ class Graph:
 
     def initializers(self) -> list[Operation]:
         """The registered initializers, in the order they were added."""
+        self._checkOpen()
         with self._lock:
             return list(self._initializers)
 
@@ -191,6 +196,7 @@ class Graph:
 
     def size(self) -> int:
         """Returns the number of operations."""
+        self._checkOpen()
         return len(self._opList)
 
     def addGradients(
@@ -285,8 +291,26 @@ class Graph:
 
     # -- lifecycle ------------------------------------------------------------------------
     def close(self) -> None:
-        """Closes the graph; using it afterwards raises ``IllegalStateError``."""
-        self._closed = True
+        """Closes the graph and releases its operations, as TF Java's ``Graph.close`` frees the
+        native graph: using the graph afterwards raises ``IllegalStateError``. Closing twice
+        does nothing.
+
+        The ops and outputs the caller still holds keep their names, types, shapes, attributes
+        and inputs; the rest is freed at once. (The graph stops holding its ops, and each op
+        holds its outputs weakly, so they form no reference cycles that would wait for Python's
+        cycle collector: a program that builds graph after graph does not pile them up.)
+        ``op.output(i)`` of a closed graph's op gives an output equal to the one it had.
+        """
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            ops, self._opList, self._byName = self._opList, [], {}
+            self._initializers = {}
+            self._initVersion += 1
+            self._memo.clear()
+            while ops:  # last first: an op nobody holds is freed before its inputs' ops
+                releaseOutputs(ops.pop())
 
     def isClosed(self) -> bool:
         """Whether :meth:`close` was called."""

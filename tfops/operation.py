@@ -7,7 +7,7 @@ import os
 import sys
 from collections.abc import Mapping
 from types import FrameType
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from tfops.errors import IllegalArgumentError, IllegalStateError
 from tfops.output import Output
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from tfops.opdef import OpDef
 
 
-__all__ = ["Operation", "userSite"]
+__all__ = ["Operation", "releaseOutputs", "userSite"]
 
 _LIBRARY_DIRS = tuple(
     os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), pkg) + os.sep
@@ -164,16 +164,22 @@ class Operation:
 
     def output(self, idx: int) -> Output[TType]:
         """Returns the ``idx``-th output."""
-        if not 0 <= idx < len(self._outs):
+        outs: tuple[Output[TType], ...] | _Released = self._outs
+        if not 0 <= idx < len(outs):
             raise IllegalArgumentError(
-                f"op '{self._name}' of type {self._type} has {len(self._outs)} "
+                f"op '{self._name}' of type {self._type} has {len(outs)} "
                 f"output(s); there is no output {idx}"
             )
-        return self._outs[idx]
+        if isinstance(outs, _Released):
+            return outs.made(self, idx)
+        return outs[idx]
 
     def outputs(self) -> list[Output[TType]]:
         """Returns every output, in order."""
-        return list(self._outs)
+        outs: tuple[Output[TType], ...] | _Released = self._outs
+        if isinstance(outs, _Released):
+            return [outs.made(self, i) for i in range(len(outs))]
+        return list(outs)
 
     def numInputs(self) -> int:
         """Returns the number of data inputs."""
@@ -192,9 +198,14 @@ class Operation:
         return self._controlInputs
 
     def consumers(self) -> list[Operation]:
-        """Returns the operations that take an output of this one as a data input."""
+        """Returns the operations that take an output of this one as a data input.
+
+        Raises:
+            IllegalStateError: the graph is closed (it keeps no operations any more).
+        """
         graph = self._graph
         with graph._lock:  # never an op another thread's construction may still undo
+            graph._checkOpen()
             byName = graph._byName
             return [byName[name] for name in self._consumers]
 
@@ -248,3 +259,38 @@ class Operation:
 
     def __repr__(self) -> str:
         return f"<Operation '{self._name}' type={self._type}>"
+
+
+class _Released:
+    """What an op of a closed graph keeps of its outputs (:func:`releaseOutputs`): their data
+    types and shapes, one after the other."""
+
+    __slots__ = ("_kinds",)
+
+    def __init__(self, outs: tuple[Output[TType], ...]) -> None:
+        self._kinds: tuple[object, ...] = tuple(k for o in outs for k in (o._dtype, o._shape))
+
+    def __len__(self) -> int:
+        return len(self._kinds) // 2
+
+    def __getitem__(self, index: int) -> Output[TType]:
+        raise IllegalStateError(
+            "the graph is closed: its operations are released (Operation.output(i) still "
+            "gives their outputs)"
+        )
+
+    def made(self, op: Operation, index: int) -> Output[TType]:
+        """``op``'s output ``index``, equal to the one it had (outputs compare by op and
+        index)."""
+        kinds = self._kinds
+        dtype = cast("type[TType]", kinds[2 * index])
+        return Output(op, index, dtype, cast("Shape", kinds[2 * index + 1]))
+
+
+def releaseOutputs(op: Operation) -> None:
+    """Makes ``op`` hold what it needs to make its outputs again instead of the outputs
+    themselves, which hold ``op``: the reference cycle is gone, so an op nobody references is
+    freed at once rather than when Python's cycle collector next runs (``Graph.close``)."""
+    outs = op._outs
+    if type(outs) is tuple:
+        op._outs = cast("tuple[Output[TType], ...]", _Released(outs))

@@ -6,9 +6,18 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-import scipy.special  # type: ignore[import-untyped]
 
 from tfops.backend.numpy.registry import Array, broadcasting, elementwise, registerKernel
+
+
+def _special() -> Any:
+    """``scipy.special``, imported when a kernel first runs: it is a large module (0.2 s to
+    import, and some 16,000 objects that Python's cycle collector would walk in every full
+    collection of every program) that most programs never call."""
+    # imported on first use, not at the top (the docstring says why)
+    import scipy.special  # type: ignore[import-untyped]
+
+    return scipy.special
 
 
 def _inType(fn: Callable[..., Any], *args: Array) -> Array:
@@ -27,12 +36,12 @@ def _isPole(x: Array) -> Array:
 
 
 def _lgamma(x: Array) -> Array:
-    y = _inType(scipy.special.gammaln, x)
+    y = _inType(_special().gammaln, x)
     return np.where(np.isneginf(x), np.array(np.inf, y.dtype), y)  # TensorFlow's: inf
 
 
 def _digamma(x: Array) -> Array:
-    y = _inType(scipy.special.psi, x)
+    y = _inType(_special().psi, x)
     return np.where(_isPole(x), np.array(np.nan, y.dtype), y)  # TensorFlow's: nan, not inf
 
 
@@ -42,7 +51,7 @@ def _zetaWide(x: Array, q: Array) -> Array:
     and x < 1 NaN before that."""
     pole = _isPole(q) & (x > 1)
     evenX = (np.floor(x) == x) & (np.fmod(x, 2) == 0)
-    return np.where(pole, np.where(evenX, np.inf, np.nan), scipy.special.zeta(x, q))
+    return np.where(pole, np.where(evenX, np.inf, np.nan), _special().zeta(x, q))
 
 
 def _polygammaWide(n: Array, x: Array) -> Array:
@@ -50,8 +59,8 @@ def _polygammaWide(n: Array, x: Array) -> Array:
     orders that are not non-negative integers."""
     order = np.where(n >= 1, n, 1.0)  # the formula only where it applies (no warnings)
     sign = np.where(np.fmod(order, 2) == 1, 1.0, -1.0)
-    y = sign * scipy.special.gamma(order + 1) * _zetaWide(order + 1, x)
-    digamma = np.where(_isPole(x), np.nan, scipy.special.psi(x))
+    y = sign * _special().gamma(order + 1) * _zetaWide(order + 1, x)
+    digamma = np.where(_isPole(x), np.nan, _special().psi(x))
     valid = (n >= 0) & (np.floor(n) == n)
     return np.where(valid, np.where(n == 0, digamma, y), np.nan)
 
@@ -71,8 +80,8 @@ def _xdivy(x: Array, y: Array) -> Array:
 
 
 registerKernel("IsInf", elementwise(np.isinf), fresh=True)
-registerKernel("Erf", elementwise(lambda x: _inType(scipy.special.erf, x)), fresh=True)
-registerKernel("Erfc", elementwise(lambda x: _inType(scipy.special.erfc, x)), fresh=True)
+registerKernel("Erf", elementwise(lambda x: _inType(_special().erf, x)), fresh=True)
+registerKernel("Erfc", elementwise(lambda x: _inType(_special().erfc, x)), fresh=True)
 registerKernel("Lgamma", elementwise(_lgamma), fresh=True)
 registerKernel("Digamma", elementwise(_digamma), fresh=True)
 registerKernel("Polygamma", broadcasting(lambda n, x: _inType(_polygammaWide, n, x)), fresh=True)
