@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Sequence
-from typing import Any, cast, overload
+from typing import Any, overload
 
 import numpy as np
 
@@ -105,7 +105,8 @@ class _WeakOutputs(Sequence[Output[TType]]):
 
 
 def holdOutputsWeakly(op: Operation, outs: Sequence[Output[TType]]) -> None:
-    op._outs = cast("tuple[Output[TType], ...]", _WeakOutputs(op, outs))
+    op._out = None
+    op._outSeq = _WeakOutputs(op, outs)
 
 
 def closedError(what: str) -> IllegalStateError:

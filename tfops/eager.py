@@ -318,7 +318,7 @@ class EagerSession(Graph):
         )
         constant.__class__ = EagerOperation
         constant._values = (value,)
-        made = constant._outs[0]
+        made = constant.output(0)
         holdOutputsWeakly(constant, (made,))
         return made
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from types import FrameType
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
@@ -102,7 +102,8 @@ class Operation:
         "_site",
         "_id",
         "_hash",
-        "_outs",
+        "_out",
+        "_outSeq",
         "_values",
         "__weakref__",  # an eager op's outputs point back to it weakly (``tfops.eager``)
     )
@@ -137,14 +138,28 @@ class Operation:
         self._site = site
         self._id = -1
         self._hash = hash(name) ^ id(graph)
-        self._outs: tuple[Output[TType], ...] = (
-            (Output(self, 0, outputTypes[0], outputShapes[0]),)
-            if len(outputTypes) == 1
-            else tuple(
+        # an op's one output (most ops') is held directly, without a tuple around it: one
+        # object fewer per op for the cycle collector to track and walk
+        self._out: Output[TType] | None
+        self._outSeq: Sequence[Output[TType]]
+        if len(outputTypes) == 1:
+            self._out = Output(self, 0, outputTypes[0], outputShapes[0])
+            self._outSeq = ()
+        else:
+            self._out = None
+            self._outSeq = tuple(
                 Output(self, i, t, s)
                 for i, (t, s) in enumerate(zip(outputTypes, outputShapes, strict=True))
             )
-        )
+
+    @property
+    def _outs(self) -> Sequence[Output[TType]]:
+        """The outputs, in order (made again, equal, by an op whose outputs were released)."""
+        out = self._out
+        if out is not None:
+            return (out,)
+        outs = self._outSeq
+        return outs.outputsOf(self) if type(outs) is _Released else outs
 
     def graph(self) -> Graph:
         """Returns the graph this operation belongs to."""
@@ -160,26 +175,24 @@ class Operation:
 
     def numOutputs(self) -> int:
         """Returns the number of outputs."""
-        return len(self._outs)
+        return 1 if self._out is not None else len(self._outs)
 
     def output(self, idx: int) -> Output[TType]:
         """Returns the ``idx``-th output."""
-        outs: tuple[Output[TType], ...] | _Released = self._outs
+        out = self._out
+        if out is not None and idx == 0:
+            return out
+        outs = self._outs
         if not 0 <= idx < len(outs):
             raise IllegalArgumentError(
                 f"op '{self._name}' of type {self._type} has {len(outs)} "
                 f"output(s); there is no output {idx}"
             )
-        if isinstance(outs, _Released):
-            return outs.made(self, idx)
         return outs[idx]
 
     def outputs(self) -> list[Output[TType]]:
         """Returns every output, in order."""
-        outs: tuple[Output[TType], ...] | _Released = self._outs
-        if isinstance(outs, _Released):
-            return [outs.made(self, i) for i in range(len(outs))]
-        return list(outs)
+        return list(self._outs)
 
     def numInputs(self) -> int:
         """Returns the number of data inputs."""
@@ -261,36 +274,28 @@ class Operation:
         return f"<Operation '{self._name}' type={self._type}>"
 
 
-class _Released:
-    """What an op of a closed graph keeps of its outputs (:func:`releaseOutputs`): their data
-    types and shapes, one after the other."""
+class _Released(tuple[object, ...]):
+    """What an op of a closed graph keeps of its outputs (:func:`releaseOutputs`): the data type
+    and the shape of each, one after the other."""
 
-    __slots__ = ("_kinds",)
+    __slots__ = ()
 
-    def __init__(self, outs: tuple[Output[TType], ...]) -> None:
-        self._kinds: tuple[object, ...] = tuple(k for o in outs for k in (o._dtype, o._shape))
-
-    def __len__(self) -> int:
-        return len(self._kinds) // 2
-
-    def __getitem__(self, index: int) -> Output[TType]:
-        raise IllegalStateError(
-            "the graph is closed: its operations are released (Operation.output(i) still "
-            "gives their outputs)"
+    def outputsOf(self, op: Operation) -> tuple[Output[TType], ...]:
+        """``op``'s outputs, equal to those it had (outputs compare by op and index)."""
+        return tuple(
+            Output(op, i, cast("type[TType]", self[2 * i]), cast("Shape", self[2 * i + 1]))
+            for i in range(len(self) // 2)
         )
-
-    def made(self, op: Operation, index: int) -> Output[TType]:
-        """``op``'s output ``index``, equal to the one it had (outputs compare by op and
-        index)."""
-        kinds = self._kinds
-        dtype = cast("type[TType]", kinds[2 * index])
-        return Output(op, index, dtype, cast("Shape", kinds[2 * index + 1]))
 
 
 def releaseOutputs(op: Operation) -> None:
-    """Makes ``op`` hold what it needs to make its outputs again instead of the outputs
-    themselves, which hold ``op``: the reference cycle is gone, so an op nobody references is
-    freed at once rather than when Python's cycle collector next runs (``Graph.close``)."""
-    outs = op._outs
-    if type(outs) is tuple:
-        op._outs = cast("tuple[Output[TType], ...]", _Released(outs))
+    """Makes ``op`` keep the data types and shapes of its outputs instead of the outputs, which
+    hold ``op``: without the reference cycle, an op nobody references is freed at once rather
+    than when Python's cycle collector next runs (what ``Graph.close`` does to its ops)."""
+    out = op._out
+    if out is not None:
+        op._out = None
+        op._outSeq = cast("tuple[Output[TType], ...]", _Released((out._dtype, out._shape)))
+    elif type(op._outSeq) is tuple:
+        kinds = _Released(k for o in op._outSeq for k in (o._dtype, o._shape))
+        op._outSeq = cast("tuple[Output[TType], ...]", kinds)

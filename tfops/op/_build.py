@@ -199,7 +199,7 @@ def _newConstant(
         site,
     )
     graph._add(op, True)
-    return op._outs[0]
+    return op.output(0)
 
 
 _SCALAR = Shape.scalar()

@@ -265,6 +265,12 @@ def renderClass(op: _Op) -> str:
             out.append(
                 f'        self._{o.name} = [cast("Output[{t}]", o) for o in operation.outputs()]\n'
             )
+        elif len(d.outputs) == 1:  # held by the op (an eager op's, weakly: output(0) makes it)
+            out.append("        out = operation._out\n")
+            out.append(
+                f'        self._{o.name} = cast("Output[{t}]", '
+                "out if out is not None else operation.output(0))\n"
+            )
         else:
             out.append(f'        self._{o.name} = cast("Output[{t}]", operation._outs[{i}])\n')
     out.append("\n")

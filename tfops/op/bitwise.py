@@ -56,7 +56,8 @@ class BitwiseAnd(PrimitiveOp, Operators[TI_co], Generic[TI_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._z = cast("Output[TI_co]", operation._outs[0])
+        out = operation._out
+        self._z = cast("Output[TI_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -107,7 +108,8 @@ class BitwiseOr(PrimitiveOp, Operators[TI_co], Generic[TI_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._z = cast("Output[TI_co]", operation._outs[0])
+        out = operation._out
+        self._z = cast("Output[TI_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -158,7 +160,8 @@ class BitwiseXor(PrimitiveOp, Operators[TI_co], Generic[TI_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._z = cast("Output[TI_co]", operation._outs[0])
+        out = operation._out
+        self._z = cast("Output[TI_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(

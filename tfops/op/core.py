@@ -150,7 +150,8 @@ class Fill(PrimitiveOp, Operators[T_co], Generic[T_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[T_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[T_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -202,7 +203,8 @@ class Range(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[TN_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[TN_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -264,7 +266,8 @@ class OneHot(PrimitiveOp, Operators[T_co], Generic[T_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[T_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[T_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -340,7 +343,8 @@ class Select(PrimitiveOp, Operators[T_co], Generic[T_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[T_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[T_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -400,7 +404,8 @@ class CheckNumerics(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[TF_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[TF_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(scope: Scope, tensor: Operand[TF] | TensorValue, message: str) -> CheckNumerics[TF]:
@@ -530,7 +535,8 @@ class Constant(PrimitiveOp, Operators[T_co], Generic[T_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[T_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[T_co]", out if out is not None else operation.output(0))
 
     @overload
     @staticmethod
@@ -1024,7 +1030,8 @@ class Placeholder(PrimitiveOp, Operators[T_co], Generic[T_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[T_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[T_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -1088,7 +1095,8 @@ class Identity(PrimitiveOp, Operators[T_co], Generic[T_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[T_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[T_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(scope: Scope, input: Operand[T] | TensorValue) -> Identity[T]:
@@ -1191,7 +1199,8 @@ class StopGradient(PrimitiveOp, Operators[T_co], Generic[T_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[T_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[T_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(scope: Scope, input: Operand[T] | TensorValue) -> StopGradient[T]:
@@ -1246,7 +1255,8 @@ class Max(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[TN_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[TN_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -1322,7 +1332,8 @@ class Min(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[TN_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[TN_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -1401,7 +1412,8 @@ class Sum(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[TN_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[TN_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -1482,7 +1494,8 @@ class Prod(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[TN_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[TN_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -1557,7 +1570,8 @@ class All(PrimitiveOp, Operators[TBool]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[TBool]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[TBool]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -1632,7 +1646,8 @@ class Any(PrimitiveOp, Operators[TBool]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[TBool]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[TBool]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -1699,7 +1714,8 @@ class Rank(PrimitiveOp, Operators[TInt32]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[TInt32]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[TInt32]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(scope: Scope, input: Operand[T] | TensorValue) -> Rank:
@@ -1751,7 +1767,8 @@ class Size(PrimitiveOp, Operators[TI_co], Generic[TI_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[TI_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[TI_co]", out if out is not None else operation.output(0))
 
     @overload
     @staticmethod
@@ -1836,7 +1853,8 @@ class Squeeze(PrimitiveOp, Operators[T_co], Generic[T_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[T_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[T_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -1904,7 +1922,8 @@ class Tile(PrimitiveOp, Operators[T_co], Generic[T_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[T_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[T_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -1963,7 +1982,8 @@ class GatherNd(PrimitiveOp, Operators[T_co], Generic[T_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[T_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[T_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -2043,7 +2063,8 @@ class ScatterNd(PrimitiveOp, Operators[T_co], Generic[T_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[T_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[T_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -2133,7 +2154,8 @@ class TensorScatterNdUpdate(PrimitiveOp, Operators[T_co], Generic[T_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[T_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[T_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -2223,7 +2245,8 @@ class TensorScatterNdAdd(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[TN_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[TN_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -2417,7 +2440,8 @@ class Reverse(PrimitiveOp, Operators[T_co], Generic[T_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[T_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[T_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -2471,7 +2495,8 @@ class ClipByValue(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[TN_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[TN_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -2529,7 +2554,8 @@ class Where(PrimitiveOp, Operators[TInt64]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._index = cast("Output[TInt64]", operation._outs[0])
+        out = operation._out
+        self._index = cast("Output[TInt64]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(scope: Scope, input: Operand[T] | TensorValue) -> Where:
@@ -2667,7 +2693,8 @@ class Gather(PrimitiveOp, Operators[T_co], Generic[T_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[T_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[T_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -2744,7 +2771,8 @@ class Concat(PrimitiveOp, Operators[T_co], Generic[T_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[T_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[T_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -2799,7 +2827,8 @@ class Stack(PrimitiveOp, Operators[T_co], Generic[T_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[T_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[T_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -2939,7 +2968,8 @@ class Pad(PrimitiveOp, Operators[T_co], Generic[T_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[T_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[T_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -2989,7 +3019,8 @@ class Slice(PrimitiveOp, Operators[T_co], Generic[T_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[T_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[T_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -3060,7 +3091,8 @@ class StridedSlice(PrimitiveOp, Operators[T_co], Generic[T_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[T_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[T_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -3222,7 +3254,8 @@ class StridedSliceGrad(PrimitiveOp, Operators[T_co], Generic[T_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[T_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[T_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -3378,7 +3411,8 @@ class Shape(PrimitiveOp, Operators[TI_co], Generic[TI_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[TI_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[TI_co]", out if out is not None else operation.output(0))
 
     @overload
     @staticmethod
@@ -3462,7 +3496,8 @@ class Reshape(PrimitiveOp, Operators[T_co], Generic[T_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[T_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[T_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -3510,7 +3545,8 @@ class ExpandDims(PrimitiveOp, Operators[T_co], Generic[T_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[T_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[T_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -3558,7 +3594,8 @@ class BroadcastTo(PrimitiveOp, Operators[T_co], Generic[T_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[T_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[T_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -3655,7 +3692,8 @@ class ZerosLike(PrimitiveOp, Operators[T_co], Generic[T_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._y = cast("Output[T_co]", operation._outs[0])
+        out = operation._out
+        self._y = cast("Output[T_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(scope: Scope, x: Operand[T] | TensorValue) -> ZerosLike[T]:
@@ -3699,7 +3737,8 @@ class OnesLike(PrimitiveOp, Operators[T_co], Generic[T_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._y = cast("Output[T_co]", operation._outs[0])
+        out = operation._out
+        self._y = cast("Output[T_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(scope: Scope, x: Operand[T] | TensorValue) -> OnesLike[T]:
@@ -3837,7 +3876,8 @@ class Variable(PrimitiveOp, Operators[T_co], Generic[T_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._ref = cast("Output[T_co]", operation._outs[0])
+        out = operation._out
+        self._ref = cast("Output[T_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(scope: Scope, shape: _shape.Shape, dtype: type[T]) -> Variable[T]:
@@ -3892,7 +3932,8 @@ class Assign(PrimitiveOp, Operators[T_co], Generic[T_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._outputRef = cast("Output[T_co]", operation._outs[0])
+        out = operation._out
+        self._outputRef = cast("Output[T_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -3988,7 +4029,8 @@ class AssignAdd(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._outputRef = cast("Output[TN_co]", operation._outs[0])
+        out = operation._out
+        self._outputRef = cast("Output[TN_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -4061,7 +4103,8 @@ class AssignSub(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._outputRef = cast("Output[TN_co]", operation._outs[0])
+        out = operation._out
+        self._outputRef = cast("Output[TN_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(

@@ -62,7 +62,8 @@ class Cast(PrimitiveOp, Operators[T_co], Generic[T_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._y = cast("Output[T_co]", operation._outs[0])
+        out = operation._out
+        self._y = cast("Output[T_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(

@@ -79,7 +79,8 @@ class Transpose(PrimitiveOp, Operators[T_co], Generic[T_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._y = cast("Output[T_co]", operation._outs[0])
+        out = operation._out
+        self._y = cast("Output[T_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -140,7 +141,8 @@ class MatMul(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._product = cast("Output[TN_co]", operation._outs[0])
+        out = operation._out
+        self._product = cast("Output[TN_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -238,7 +240,8 @@ class BatchMatMul(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[TN_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[TN_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -328,7 +331,8 @@ class Einsum(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[TN_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[TN_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -389,7 +393,8 @@ class Inv(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[TF_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[TF_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -461,7 +466,8 @@ class Det(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[TF_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[TF_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(scope: Scope, input: Operand[TF] | TensorValue) -> Det[TF]:
@@ -521,7 +527,8 @@ class Solve(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[TF_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[TF_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -604,7 +611,8 @@ class TriangularSolve(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[TF_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[TF_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -700,7 +708,8 @@ class Cholesky(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[TF_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[TF_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(scope: Scope, input: Operand[TF] | TensorValue) -> Cholesky[TF]:
@@ -836,7 +845,8 @@ class MatrixDiagV3(PrimitiveOp, Operators[T_co], Generic[T_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[T_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[T_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -930,7 +940,8 @@ class MatrixDiagPartV3(PrimitiveOp, Operators[T_co], Generic[T_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._diagonal = cast("Output[T_co]", operation._outs[0])
+        out = operation._out
+        self._diagonal = cast("Output[T_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -1014,7 +1025,8 @@ class MatrixSetDiag(PrimitiveOp, Operators[T_co], Generic[T_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[T_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[T_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -1090,7 +1102,8 @@ class BandPart(PrimitiveOp, Operators[T_co], Generic[T_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._band = cast("Output[T_co]", operation._outs[0])
+        out = operation._out
+        self._band = cast("Output[T_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -1155,7 +1168,8 @@ class EuclideanNorm(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[TN_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[TN_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(

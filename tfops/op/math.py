@@ -151,7 +151,8 @@ class InvertPermutation(PrimitiveOp, Operators[TI_co], Generic[TI_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._y = cast("Output[TI_co]", operation._outs[0])
+        out = operation._out
+        self._y = cast("Output[TI_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(scope: Scope, x: Operand[TI] | TensorValue) -> InvertPermutation[TI]:
@@ -200,7 +201,8 @@ class UnsortedSegmentSum(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[TN_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[TN_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -251,7 +253,8 @@ class Exp(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._y = cast("Output[TF_co]", operation._outs[0])
+        out = operation._out
+        self._y = cast("Output[TF_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(scope: Scope, x: Operand[TF] | TensorValue) -> Exp[TF]:
@@ -295,7 +298,8 @@ class Log(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._y = cast("Output[TF_co]", operation._outs[0])
+        out = operation._out
+        self._y = cast("Output[TF_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(scope: Scope, x: Operand[TF] | TensorValue) -> Log[TF]:
@@ -339,7 +343,8 @@ class Neg(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._y = cast("Output[TN_co]", operation._outs[0])
+        out = operation._out
+        self._y = cast("Output[TN_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(scope: Scope, x: Operand[TN] | TensorValue) -> Neg[TN]:
@@ -383,7 +388,8 @@ class Square(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._y = cast("Output[TN_co]", operation._outs[0])
+        out = operation._out
+        self._y = cast("Output[TN_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(scope: Scope, x: Operand[TN] | TensorValue) -> Square[TN]:
@@ -427,7 +433,8 @@ class Reciprocal(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._y = cast("Output[TF_co]", operation._outs[0])
+        out = operation._out
+        self._y = cast("Output[TF_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(scope: Scope, x: Operand[TF] | TensorValue) -> Reciprocal[TF]:
@@ -478,7 +485,8 @@ class Add(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._z = cast("Output[TN_co]", operation._outs[0])
+        out = operation._out
+        self._z = cast("Output[TN_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(scope: Scope, x: Operand[TN] | TensorValue, y: Operand[TN] | TensorValue) -> Add[TN]:
@@ -529,7 +537,8 @@ class AddV2(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._z = cast("Output[TN_co]", operation._outs[0])
+        out = operation._out
+        self._z = cast("Output[TN_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -578,7 +587,8 @@ class Sub(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._z = cast("Output[TN_co]", operation._outs[0])
+        out = operation._out
+        self._z = cast("Output[TN_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(scope: Scope, x: Operand[TN] | TensorValue, y: Operand[TN] | TensorValue) -> Sub[TN]:
@@ -625,7 +635,8 @@ class Mul(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._z = cast("Output[TN_co]", operation._outs[0])
+        out = operation._out
+        self._z = cast("Output[TN_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(scope: Scope, x: Operand[TN] | TensorValue, y: Operand[TN] | TensorValue) -> Mul[TN]:
@@ -673,7 +684,8 @@ class Div(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._z = cast("Output[TN_co]", operation._outs[0])
+        out = operation._out
+        self._z = cast("Output[TN_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(scope: Scope, x: Operand[TN] | TensorValue, y: Operand[TN] | TensorValue) -> Div[TN]:
@@ -720,7 +732,8 @@ class SquaredDifference(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._z = cast("Output[TN_co]", operation._outs[0])
+        out = operation._out
+        self._z = cast("Output[TN_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -769,7 +782,8 @@ class Equal(PrimitiveOp, Operators[TBool]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._z = cast("Output[TBool]", operation._outs[0])
+        out = operation._out
+        self._z = cast("Output[TBool]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(scope: Scope, x: Operand[T] | TensorValue, y: Operand[T] | TensorValue) -> Equal:
@@ -814,7 +828,8 @@ class AddN(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._sum = cast("Output[TN_co]", operation._outs[0])
+        out = operation._out
+        self._sum = cast("Output[TN_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(scope: Scope, inputs: Sequence[Operand[TN] | TensorValue]) -> AddN[TN]:
@@ -869,7 +884,8 @@ class Mean(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[TN_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[TN_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -947,7 +963,8 @@ class ArgMax(PrimitiveOp, Operators[TI_co], Generic[TI_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[TI_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[TI_co]", out if out is not None else operation.output(0))
 
     @overload
     @staticmethod
@@ -1050,7 +1067,8 @@ class ArgMin(PrimitiveOp, Operators[TI_co], Generic[TI_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[TI_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[TI_co]", out if out is not None else operation.output(0))
 
     @overload
     @staticmethod
@@ -1154,7 +1172,8 @@ class Cumsum(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._out = cast("Output[TN_co]", operation._outs[0])
+        out = operation._out
+        self._out = cast("Output[TN_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -1239,7 +1258,8 @@ class DivNoNan(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._z = cast("Output[TF_co]", operation._outs[0])
+        out = operation._out
+        self._z = cast("Output[TF_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -1288,7 +1308,8 @@ class RealDiv(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._z = cast("Output[TF_co]", operation._outs[0])
+        out = operation._out
+        self._z = cast("Output[TF_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -1339,7 +1360,8 @@ class FloorDiv(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._z = cast("Output[TN_co]", operation._outs[0])
+        out = operation._out
+        self._z = cast("Output[TN_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -1390,7 +1412,8 @@ class FloorMod(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._z = cast("Output[TN_co]", operation._outs[0])
+        out = operation._out
+        self._z = cast("Output[TN_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -1441,7 +1464,8 @@ class Pow(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._z = cast("Output[TN_co]", operation._outs[0])
+        out = operation._out
+        self._z = cast("Output[TN_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(scope: Scope, x: Operand[TN] | TensorValue, y: Operand[TN] | TensorValue) -> Pow[TN]:
@@ -1489,7 +1513,8 @@ class Maximum(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._z = cast("Output[TN_co]", operation._outs[0])
+        out = operation._out
+        self._z = cast("Output[TN_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -1539,7 +1564,8 @@ class Minimum(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._z = cast("Output[TN_co]", operation._outs[0])
+        out = operation._out
+        self._z = cast("Output[TN_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -1596,7 +1622,8 @@ class NotEqual(PrimitiveOp, Operators[TBool]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._z = cast("Output[TBool]", operation._outs[0])
+        out = operation._out
+        self._z = cast("Output[TBool]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -1667,7 +1694,8 @@ class Less(PrimitiveOp, Operators[TBool]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._z = cast("Output[TBool]", operation._outs[0])
+        out = operation._out
+        self._z = cast("Output[TBool]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(scope: Scope, x: Operand[TN] | TensorValue, y: Operand[TN] | TensorValue) -> Less:
@@ -1714,7 +1742,8 @@ class LessEqual(PrimitiveOp, Operators[TBool]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._z = cast("Output[TBool]", operation._outs[0])
+        out = operation._out
+        self._z = cast("Output[TBool]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -1763,7 +1792,8 @@ class Greater(PrimitiveOp, Operators[TBool]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._z = cast("Output[TBool]", operation._outs[0])
+        out = operation._out
+        self._z = cast("Output[TBool]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(scope: Scope, x: Operand[TN] | TensorValue, y: Operand[TN] | TensorValue) -> Greater:
@@ -1810,7 +1840,8 @@ class GreaterEqual(PrimitiveOp, Operators[TBool]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._z = cast("Output[TBool]", operation._outs[0])
+        out = operation._out
+        self._z = cast("Output[TBool]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -1859,7 +1890,8 @@ class LogicalAnd(PrimitiveOp, Operators[TBool]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._z = cast("Output[TBool]", operation._outs[0])
+        out = operation._out
+        self._z = cast("Output[TBool]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -1908,7 +1940,8 @@ class LogicalOr(PrimitiveOp, Operators[TBool]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._z = cast("Output[TBool]", operation._outs[0])
+        out = operation._out
+        self._z = cast("Output[TBool]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -1955,7 +1988,8 @@ class Sin(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._y = cast("Output[TF_co]", operation._outs[0])
+        out = operation._out
+        self._y = cast("Output[TF_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(scope: Scope, x: Operand[TF] | TensorValue) -> Sin[TF]:
@@ -1999,7 +2033,8 @@ class Cos(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._y = cast("Output[TF_co]", operation._outs[0])
+        out = operation._out
+        self._y = cast("Output[TF_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(scope: Scope, x: Operand[TF] | TensorValue) -> Cos[TF]:
@@ -2045,7 +2080,8 @@ class Tan(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._y = cast("Output[TF_co]", operation._outs[0])
+        out = operation._out
+        self._y = cast("Output[TF_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(scope: Scope, x: Operand[TF] | TensorValue) -> Tan[TF]:
@@ -2090,7 +2126,8 @@ class Asin(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._y = cast("Output[TF_co]", operation._outs[0])
+        out = operation._out
+        self._y = cast("Output[TF_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(scope: Scope, x: Operand[TF] | TensorValue) -> Asin[TF]:
@@ -2135,7 +2172,8 @@ class Acos(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._y = cast("Output[TF_co]", operation._outs[0])
+        out = operation._out
+        self._y = cast("Output[TF_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(scope: Scope, x: Operand[TF] | TensorValue) -> Acos[TF]:
@@ -2180,7 +2218,8 @@ class Atan(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._y = cast("Output[TF_co]", operation._outs[0])
+        out = operation._out
+        self._y = cast("Output[TF_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(scope: Scope, x: Operand[TF] | TensorValue) -> Atan[TF]:
@@ -2228,7 +2267,8 @@ class Atan2(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._z = cast("Output[TF_co]", operation._outs[0])
+        out = operation._out
+        self._z = cast("Output[TF_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -2276,7 +2316,8 @@ class Sinh(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._y = cast("Output[TF_co]", operation._outs[0])
+        out = operation._out
+        self._y = cast("Output[TF_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(scope: Scope, x: Operand[TF] | TensorValue) -> Sinh[TF]:
@@ -2320,7 +2361,8 @@ class Cosh(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._y = cast("Output[TF_co]", operation._outs[0])
+        out = operation._out
+        self._y = cast("Output[TF_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(scope: Scope, x: Operand[TF] | TensorValue) -> Cosh[TF]:
@@ -2365,7 +2407,8 @@ class Asinh(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._y = cast("Output[TF_co]", operation._outs[0])
+        out = operation._out
+        self._y = cast("Output[TF_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(scope: Scope, x: Operand[TF] | TensorValue) -> Asinh[TF]:
@@ -2410,7 +2453,8 @@ class Acosh(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._y = cast("Output[TF_co]", operation._outs[0])
+        out = operation._out
+        self._y = cast("Output[TF_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(scope: Scope, x: Operand[TF] | TensorValue) -> Acosh[TF]:
@@ -2455,7 +2499,8 @@ class Atanh(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._y = cast("Output[TF_co]", operation._outs[0])
+        out = operation._out
+        self._y = cast("Output[TF_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(scope: Scope, x: Operand[TF] | TensorValue) -> Atanh[TF]:
@@ -2507,7 +2552,8 @@ class Mod(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._z = cast("Output[TN_co]", operation._outs[0])
+        out = operation._out
+        self._z = cast("Output[TN_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(scope: Scope, x: Operand[TN] | TensorValue, y: Operand[TN] | TensorValue) -> Mod[TN]:
@@ -2559,7 +2605,8 @@ class TruncateMod(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._z = cast("Output[TN_co]", operation._outs[0])
+        out = operation._out
+        self._z = cast("Output[TN_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -2617,7 +2664,8 @@ class TruncateDiv(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._z = cast("Output[TN_co]", operation._outs[0])
+        out = operation._out
+        self._z = cast("Output[TN_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -2666,7 +2714,8 @@ class Floor(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._y = cast("Output[TF_co]", operation._outs[0])
+        out = operation._out
+        self._y = cast("Output[TF_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(scope: Scope, x: Operand[TF] | TensorValue) -> Floor[TF]:
@@ -2712,7 +2761,8 @@ class Ceil(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._y = cast("Output[TF_co]", operation._outs[0])
+        out = operation._out
+        self._y = cast("Output[TF_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(scope: Scope, x: Operand[TF] | TensorValue) -> Ceil[TF]:
@@ -2763,7 +2813,8 @@ class Round(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._y = cast("Output[TN_co]", operation._outs[0])
+        out = operation._out
+        self._y = cast("Output[TN_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(scope: Scope, x: Operand[TN] | TensorValue) -> Round[TN]:
@@ -2810,7 +2861,8 @@ class Rint(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._y = cast("Output[TF_co]", operation._outs[0])
+        out = operation._out
+        self._y = cast("Output[TF_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(scope: Scope, x: Operand[TF] | TensorValue) -> Rint[TF]:
@@ -2860,7 +2912,8 @@ class SegmentSum(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[TN_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[TN_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -2914,7 +2967,8 @@ class SegmentMean(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[TN_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[TN_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -2970,7 +3024,8 @@ class SegmentMax(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[TN_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[TN_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -3026,7 +3081,8 @@ class SegmentMin(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[TN_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[TN_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -3079,7 +3135,8 @@ class SegmentProd(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[TN_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[TN_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -3136,7 +3193,8 @@ class UnsortedSegmentMax(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[TN_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[TN_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -3197,7 +3255,8 @@ class UnsortedSegmentMin(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[TN_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[TN_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -3254,7 +3313,8 @@ class UnsortedSegmentProd(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[TN_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[TN_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -3322,7 +3382,8 @@ class Cumprod(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._out = cast("Output[TN_co]", operation._outs[0])
+        out = operation._out
+        self._out = cast("Output[TN_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -3404,7 +3465,8 @@ class IsInf(PrimitiveOp, Operators[TBool]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._y = cast("Output[TBool]", operation._outs[0])
+        out = operation._out
+        self._y = cast("Output[TBool]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(scope: Scope, x: Operand[TF] | TensorValue) -> IsInf:
@@ -3451,7 +3513,8 @@ class Erf(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._y = cast("Output[TF_co]", operation._outs[0])
+        out = operation._out
+        self._y = cast("Output[TF_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(scope: Scope, x: Operand[TF] | TensorValue) -> Erf[TF]:
@@ -3497,7 +3560,8 @@ class Erfc(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._y = cast("Output[TF_co]", operation._outs[0])
+        out = operation._out
+        self._y = cast("Output[TF_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(scope: Scope, x: Operand[TF] | TensorValue) -> Erfc[TF]:
@@ -3544,7 +3608,8 @@ class Lgamma(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._y = cast("Output[TF_co]", operation._outs[0])
+        out = operation._out
+        self._y = cast("Output[TF_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(scope: Scope, x: Operand[TF] | TensorValue) -> Lgamma[TF]:
@@ -3593,7 +3658,8 @@ class Digamma(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._y = cast("Output[TF_co]", operation._outs[0])
+        out = operation._out
+        self._y = cast("Output[TF_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(scope: Scope, x: Operand[TF] | TensorValue) -> Digamma[TF]:
@@ -3644,7 +3710,8 @@ class Polygamma(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._z = cast("Output[TF_co]", operation._outs[0])
+        out = operation._out
+        self._z = cast("Output[TF_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -3697,7 +3764,8 @@ class Zeta(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._z = cast("Output[TF_co]", operation._outs[0])
+        out = operation._out
+        self._z = cast("Output[TF_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -3749,7 +3817,8 @@ class Xlogy(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._z = cast("Output[TF_co]", operation._outs[0])
+        out = operation._out
+        self._z = cast("Output[TF_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -3800,7 +3869,8 @@ class Xdivy(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._z = cast("Output[TF_co]", operation._outs[0])
+        out = operation._out
+        self._z = cast("Output[TF_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -3849,7 +3919,8 @@ class Abs(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._y = cast("Output[TN_co]", operation._outs[0])
+        out = operation._out
+        self._y = cast("Output[TN_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(scope: Scope, x: Operand[TN] | TensorValue) -> Abs[TN]:
@@ -3894,7 +3965,8 @@ class Sign(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._y = cast("Output[TN_co]", operation._outs[0])
+        out = operation._out
+        self._y = cast("Output[TN_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(scope: Scope, x: Operand[TN] | TensorValue) -> Sign[TN]:
@@ -3938,7 +4010,8 @@ class Sqrt(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._y = cast("Output[TF_co]", operation._outs[0])
+        out = operation._out
+        self._y = cast("Output[TF_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(scope: Scope, x: Operand[TF] | TensorValue) -> Sqrt[TF]:
@@ -3982,7 +4055,8 @@ class Rsqrt(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._y = cast("Output[TF_co]", operation._outs[0])
+        out = operation._out
+        self._y = cast("Output[TF_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(scope: Scope, x: Operand[TF] | TensorValue) -> Rsqrt[TF]:
@@ -4027,7 +4101,8 @@ class Expm1(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._y = cast("Output[TF_co]", operation._outs[0])
+        out = operation._out
+        self._y = cast("Output[TF_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(scope: Scope, x: Operand[TF] | TensorValue) -> Expm1[TF]:
@@ -4072,7 +4147,8 @@ class Log1p(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._y = cast("Output[TF_co]", operation._outs[0])
+        out = operation._out
+        self._y = cast("Output[TF_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(scope: Scope, x: Operand[TF] | TensorValue) -> Log1p[TF]:
@@ -4116,7 +4192,8 @@ class Tanh(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._y = cast("Output[TF_co]", operation._outs[0])
+        out = operation._out
+        self._y = cast("Output[TF_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(scope: Scope, x: Operand[TF] | TensorValue) -> Tanh[TF]:
@@ -4162,7 +4239,8 @@ class Sigmoid(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._y = cast("Output[TF_co]", operation._outs[0])
+        out = operation._out
+        self._y = cast("Output[TF_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(scope: Scope, x: Operand[TF] | TensorValue) -> Sigmoid[TF]:
@@ -4208,7 +4286,8 @@ class Softplus(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._activations = cast("Output[TF_co]", operation._outs[0])
+        out = operation._out
+        self._activations = cast("Output[TF_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(scope: Scope, features: Operand[TF] | TensorValue) -> Softplus[TF]:
@@ -4252,7 +4331,8 @@ class IsFinite(PrimitiveOp, Operators[TBool]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._y = cast("Output[TBool]", operation._outs[0])
+        out = operation._out
+        self._y = cast("Output[TBool]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(scope: Scope, x: Operand[TF] | TensorValue) -> IsFinite:
@@ -4296,7 +4376,8 @@ class IsNan(PrimitiveOp, Operators[TBool]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._y = cast("Output[TBool]", operation._outs[0])
+        out = operation._out
+        self._y = cast("Output[TBool]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(scope: Scope, x: Operand[TF] | TensorValue) -> IsNan:
@@ -4340,7 +4421,8 @@ class LogicalNot(PrimitiveOp, Operators[TBool]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._y = cast("Output[TBool]", operation._outs[0])
+        out = operation._out
+        self._y = cast("Output[TBool]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(scope: Scope, x: Operand[TBool] | TensorValue) -> LogicalNot:

@@ -105,7 +105,8 @@ class Relu(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._activations = cast("Output[TN_co]", operation._outs[0])
+        out = operation._out
+        self._activations = cast("Output[TN_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(scope: Scope, features: Operand[TN] | TensorValue) -> Relu[TN]:
@@ -150,7 +151,8 @@ class Relu6(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._activations = cast("Output[TN_co]", operation._outs[0])
+        out = operation._out
+        self._activations = cast("Output[TN_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(scope: Scope, features: Operand[TN] | TensorValue) -> Relu6[TN]:
@@ -198,7 +200,8 @@ class Elu(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._activations = cast("Output[TF_co]", operation._outs[0])
+        out = operation._out
+        self._activations = cast("Output[TF_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(scope: Scope, features: Operand[TF] | TensorValue) -> Elu[TF]:
@@ -243,7 +246,8 @@ class ReluGrad(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._backprops = cast("Output[TN_co]", operation._outs[0])
+        out = operation._out
+        self._backprops = cast("Output[TN_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -290,7 +294,8 @@ class Relu6Grad(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._backprops = cast("Output[TN_co]", operation._outs[0])
+        out = operation._out
+        self._backprops = cast("Output[TN_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -338,7 +343,8 @@ class EluGrad(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._backprops = cast("Output[TF_co]", operation._outs[0])
+        out = operation._out
+        self._backprops = cast("Output[TF_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -395,7 +401,8 @@ class BiasAdd(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[TN_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[TN_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -470,7 +477,8 @@ class BiasAddGrad(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[TN_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[TN_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -545,7 +553,8 @@ class LeakyRelu(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._activations = cast("Output[TF_co]", operation._outs[0])
+        out = operation._out
+        self._activations = cast("Output[TF_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -616,7 +625,8 @@ class LeakyReluGrad(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._backprops = cast("Output[TF_co]", operation._outs[0])
+        out = operation._out
+        self._backprops = cast("Output[TF_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -686,7 +696,8 @@ class Selu(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._activations = cast("Output[TF_co]", operation._outs[0])
+        out = operation._out
+        self._activations = cast("Output[TF_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(scope: Scope, features: Operand[TF] | TensorValue) -> Selu[TF]:
@@ -732,7 +743,8 @@ class SeluGrad(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._backprops = cast("Output[TF_co]", operation._outs[0])
+        out = operation._out
+        self._backprops = cast("Output[TF_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -780,7 +792,8 @@ class Softsign(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._activations = cast("Output[TF_co]", operation._outs[0])
+        out = operation._out
+        self._activations = cast("Output[TF_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(scope: Scope, features: Operand[TF] | TensorValue) -> Softsign[TF]:
@@ -826,7 +839,8 @@ class SoftsignGrad(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._backprops = cast("Output[TF_co]", operation._outs[0])
+        out = operation._out
+        self._backprops = cast("Output[TF_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -904,7 +918,8 @@ class Conv2d(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[TN_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[TN_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -1064,7 +1079,8 @@ class Conv2dBackpropInput(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[TN_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[TN_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -1226,7 +1242,8 @@ class Conv2dBackpropFilter(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[TF_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[TF_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -1397,7 +1414,8 @@ class DepthwiseConv2dNative(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[TF_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[TF_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -1542,7 +1560,8 @@ class DepthwiseConv2dNativeBackpropInput(PrimitiveOp, Operators[TF_co], Generic[
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[TF_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[TF_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -1695,7 +1714,8 @@ class DepthwiseConv2dNativeBackpropFilter(PrimitiveOp, Operators[TF_co], Generic
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[TF_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[TF_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -1828,7 +1848,8 @@ class Softmax(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._softmax = cast("Output[TF_co]", operation._outs[0])
+        out = operation._out
+        self._softmax = cast("Output[TF_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(scope: Scope, logits: Operand[TF] | TensorValue) -> Softmax[TF]:
@@ -1875,7 +1896,8 @@ class LogSoftmax(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._logsoftmax = cast("Output[TF_co]", operation._outs[0])
+        out = operation._out
+        self._logsoftmax = cast("Output[TF_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(scope: Scope, logits: Operand[TF] | TensorValue) -> LogSoftmax[TF]:
@@ -2039,7 +2061,8 @@ class L2Loss(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[TF_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[TF_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(scope: Scope, t: Operand[TF] | TensorValue) -> L2Loss[TF]:
@@ -2446,7 +2469,8 @@ class LocalResponseNormalization(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[TF_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[TF_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -2579,7 +2603,8 @@ class LocalResponseNormalizationGrad(PrimitiveOp, Operators[TF_co], Generic[TF_c
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[TF_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[TF_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -2719,7 +2744,8 @@ class MaxPool(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[TN_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[TN_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -2819,7 +2845,8 @@ class MaxPoolGrad(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[TN_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[TN_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -2920,7 +2947,8 @@ class MaxPoolGradGrad(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[TN_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[TN_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -3019,7 +3047,8 @@ class AvgPool(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[TF_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[TF_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -3112,7 +3141,8 @@ class AvgPoolGrad(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[TF_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[TF_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -3220,7 +3250,8 @@ class MaxPoolV1(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[TN_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[TN_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -3346,7 +3377,8 @@ class MaxPoolGradV1(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[TN_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[TN_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -3477,7 +3509,8 @@ class MaxPoolGradGradV1(PrimitiveOp, Operators[TN_co], Generic[TN_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[TN_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[TN_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -3672,7 +3705,8 @@ class InTopK(PrimitiveOp, Operators[TBool]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._precision = cast("Output[TBool]", operation._outs[0])
+        out = operation._out
+        self._precision = cast("Output[TBool]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(

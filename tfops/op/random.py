@@ -80,7 +80,8 @@ class RandomUniform(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[TF_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[TF_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -177,7 +178,8 @@ class RandomStandardNormal(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[TF_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[TF_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -273,7 +275,8 @@ class TruncatedNormal(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[TF_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[TF_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -371,7 +374,8 @@ class RandomUniformInt(PrimitiveOp, Operators[TI_co], Generic[TI_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[TI_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[TI_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -472,7 +476,8 @@ class RandomShuffle(PrimitiveOp, Operators[T_co], Generic[T_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[T_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[T_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -566,7 +571,8 @@ class Multinomial(PrimitiveOp, Operators[TI_co], Generic[TI_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[TI_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[TI_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -666,7 +672,8 @@ class StatelessRandomUniform(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[TF_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[TF_co]", out if out is not None else operation.output(0))
 
     @overload
     @staticmethod
@@ -772,7 +779,8 @@ class StatelessRandomNormal(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[TF_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[TF_co]", out if out is not None else operation.output(0))
 
     @overload
     @staticmethod
@@ -878,7 +886,8 @@ class StatelessTruncatedNormal(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._output = cast("Output[TF_co]", operation._outs[0])
+        out = operation._out
+        self._output = cast("Output[TF_co]", out if out is not None else operation.output(0))
 
     @overload
     @staticmethod

@@ -78,7 +78,8 @@ class ApplyGradientDescent(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._out = cast("Output[TF_co]", operation._outs[0])
+        out = operation._out
+        self._out = cast("Output[TF_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -158,7 +159,8 @@ class ApplyMomentum(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._out = cast("Output[TF_co]", operation._outs[0])
+        out = operation._out
+        self._out = cast("Output[TF_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -262,7 +264,8 @@ class ApplyAdam(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._out = cast("Output[TF_co]", operation._outs[0])
+        out = operation._out
+        self._out = cast("Output[TF_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -378,7 +381,8 @@ class ApplyAdagradDA(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._out = cast("Output[TF_co]", operation._outs[0])
+        out = operation._out
+        self._out = cast("Output[TF_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -481,7 +485,8 @@ class ApplyAdadelta(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._out = cast("Output[TF_co]", operation._outs[0])
+        out = operation._out
+        self._out = cast("Output[TF_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -573,7 +578,8 @@ class ApplyAdaMax(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._out = cast("Output[TF_co]", operation._outs[0])
+        out = operation._out
+        self._out = cast("Output[TF_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -675,7 +681,8 @@ class ApplyFtrl(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._out = cast("Output[TF_co]", operation._outs[0])
+        out = operation._out
+        self._out = cast("Output[TF_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -795,7 +802,8 @@ class ApplyFtrlV2(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._out = cast("Output[TF_co]", operation._outs[0])
+        out = operation._out
+        self._out = cast("Output[TF_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -908,7 +916,8 @@ class ApplyProximalGradientDescent(PrimitiveOp, Operators[TF_co], Generic[TF_co]
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._out = cast("Output[TF_co]", operation._outs[0])
+        out = operation._out
+        self._out = cast("Output[TF_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -999,7 +1008,8 @@ class ApplyProximalAdagrad(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._out = cast("Output[TF_co]", operation._outs[0])
+        out = operation._out
+        self._out = cast("Output[TF_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -1088,7 +1098,8 @@ class ApplyPowerSign(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._out = cast("Output[TF_co]", operation._outs[0])
+        out = operation._out
+        self._out = cast("Output[TF_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -1179,7 +1190,8 @@ class ApplyAddSign(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._out = cast("Output[TF_co]", operation._outs[0])
+        out = operation._out
+        self._out = cast("Output[TF_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -1271,7 +1283,8 @@ class ApplyAdagrad(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._out = cast("Output[TF_co]", operation._outs[0])
+        out = operation._out
+        self._out = cast("Output[TF_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -1372,7 +1385,8 @@ class ApplyRMSProp(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._out = cast("Output[TF_co]", operation._outs[0])
+        out = operation._out
+        self._out = cast("Output[TF_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
@@ -1468,7 +1482,8 @@ class ApplyCenteredRMSProp(PrimitiveOp, Operators[TF_co], Generic[TF_co]):
 
     def __init__(self, operation: Operation) -> None:
         self._operation = operation
-        self._out = cast("Output[TF_co]", operation._outs[0])
+        out = operation._out
+        self._out = cast("Output[TF_co]", out if out is not None else operation.output(0))
 
     @staticmethod
     def create(
