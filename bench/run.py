@@ -14,7 +14,9 @@ The workloads are in ``bench/workloads.py`` (docs/performance.md says what each 
 - mlp: one SGD step of a 784-512-512-10 perceptron, batch 256, with both cores free and with
   one of them kept busy by another process;
 - construction: microseconds per op to build a chain of 10,000 elementwise ops (the chain of
-  ``bench/gradient_chain.py``), against TensorFlow graph mode;
+  ``bench/gradient_chain.py``), against TensorFlow graph mode; each build, ours and
+  TensorFlow's, starts after a ``gc.collect()``, so that neither pays for the garbage of the
+  build before it;
 - gradient construction: microseconds per forward op to build the gradient of chains of 1,000
   and 10,000 ops, against ``tf.gradients``;
 - memory: peak resident memory of one forward and backward pass at 1e7 float32 elements, each
@@ -377,6 +379,7 @@ def tfChainSeconds(tf: Any, n: int, gradient: bool) -> float:
     """Seconds TensorFlow takes to build the chain of n ops, or its gradient."""
     graph = tf.Graph()
     with graph.as_default():
+        gc.collect()  # as for tfops: no garbage of an earlier build is collected in this one
         start = time.perf_counter()
         x, y = tfChain(tf, n)
         if not gradient:
@@ -393,6 +396,7 @@ def construction(base: dict[str, float], repeats: int) -> list[Row]:
     def seconds() -> float:
         with Graph() as graph:
             ops = Ops.create(graph)
+            gc.collect()  # as for TensorFlow: no garbage of an earlier build is collected here
             start = time.perf_counter()
             buildChain(ops, n)
             return time.perf_counter() - start
