@@ -14,8 +14,9 @@ from typing import Any
 import numpy as np
 
 from tfops.backend.numpy.base import Array, _checkSize, _sizeUnknown, _Step
+from tfops.backend.numpy.buffers import _Buffers
 from tfops.backend.numpy.compiler import _compile, _Context
-from tfops.backend.numpy.fusion import _Buffers, _fuse, _fusible
+from tfops.backend.numpy.fusion import _fuse, _fusible
 from tfops.backend.numpy.runcode import _checkFinite, _dying, _explain, _generate, _ownArray
 from tfops.operation import Operation
 from tfops.output import Output
