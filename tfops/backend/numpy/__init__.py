@@ -35,8 +35,9 @@ from attrs import frozen
 
 from tfops.backend.base import Executor, Request, SessionConfig
 from tfops.backend.numpy import kernels as _kernels  # registers the built-in kernels
+from tfops.backend.numpy.compiler import _Context
 from tfops.backend.numpy.options import NumpyOptions
-from tfops.backend.numpy.plan import _Context, _Plan
+from tfops.backend.numpy.plan import _Plan
 from tfops.backend.numpy.registry import (
     Kernel,
     KernelSite,

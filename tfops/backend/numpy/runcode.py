@@ -9,7 +9,8 @@ from typing import Any
 import numpy as np
 
 from tfops.backend.numpy.base import Array, _checkSize, _FailedInError, _sizeUnknown, _Step
-from tfops.backend.numpy.fusion import _Buffers, _Fused, _release
+from tfops.backend.numpy.buffers import _Buffers, _release
+from tfops.backend.numpy.fused import _Fused
 from tfops.errors import InvalidArgumentError, OpError, ResourceExhaustedError
 from tfops.operation import Operation
 
