@@ -26,6 +26,20 @@ if TYPE_CHECKING:
     from tfops.ops import Ops
 
 
+_DIFFERENCES = (
+    "Differences from TensorFlow: dilations, groups and NCHW are computed on every\n"
+    "backend (TensorFlow's CPU kernels refuse them here; its XLA and GPU kernels take\n"
+    "them); float16 is accumulated in float32."
+)
+"""The last paragraph of both ops' descriptions."""
+
+_OUT_BACKPROP = InputDef(
+    "out_backprop",
+    "the gradient of the convolution's output, 4-D in the layout of ``data_format``",
+    typeAttr="T",
+)
+
+
 # -- Conv2DBackpropInput -----------------------------------------------------------------------
 registerOp(
     OpDef(
@@ -42,10 +56,8 @@ registerOp(
             "order of ``data_format``, or the 2 spatial ones (the batch then comes from\n"
             "``out_backprop`` and the depth from the filter). Input positions no window read\n"
             "(rows and columns VALID leaves over) get 0.\n\n"
-            "Differences from TensorFlow: dilations, groups and NCHW are computed on every\n"
-            "backend (TensorFlow's CPU kernels refuse them here; its XLA and GPU kernels take\n"
-            "them); float16 is accumulated in float32."
-        ),
+        )
+        + _DIFFERENCES,
         inputs=(
             InputDef(
                 "input_sizes",
@@ -58,11 +70,7 @@ registerOp(
                 "in_channels, out_channels]``",
                 typeAttr="T",
             ),
-            InputDef(
-                "out_backprop",
-                "the gradient of the convolution's output, 4-D in the layout of ``data_format``",
-                typeAttr="T",
-            ),
+            _OUT_BACKPROP,
         ),
         outputs=(
             OutputDef(
@@ -108,10 +116,8 @@ registerOp(
             "sum, over the batch and the output positions, of ``out_backprop`` times the input\n"
             "element that filter element met there. The attributes are those of the forward\n"
             "convolution; ``filter_sizes`` is the filter's shape.\n\n"
-            "Differences from TensorFlow: dilations, groups and NCHW are computed on every\n"
-            "backend (TensorFlow's CPU kernels refuse them here; its XLA and GPU kernels take\n"
-            "them); float16 is accumulated in float32."
-        ),
+        )
+        + _DIFFERENCES,
         inputs=(
             InputDef(
                 "input",
@@ -124,11 +130,7 @@ registerOp(
                 "in_channels, out_channels]``, 4 int32",
                 dtype=TInt32,
             ),
-            InputDef(
-                "out_backprop",
-                "the gradient of the convolution's output, 4-D in the layout of ``data_format``",
-                typeAttr="T",
-            ),
+            _OUT_BACKPROP,
         ),
         outputs=(
             OutputDef(
