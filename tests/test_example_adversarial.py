@@ -15,22 +15,19 @@ from attrs import evolve
 
 from tfops import Graph, Ops, Session
 from tfops.backend import backendNames
-from tfops.examples.adversarial import (
+from tfops.examples.adversarial import main
+from tfops.examples.adversarial_experiment import Check, Config, experiment, gradientCheck
+from tfops.examples.adversarial_fgsm import (
     Array,
-    Check,
-    Config,
     Inputs,
     Mlp,
     crossEntropy,
-    experiment,
-    gradientCheck,
     gradientsOf,
     inputGradient,
     l2Step,
-    loadDigits,
-    main,
     mix,
 )
+from tfops.examples.digits import loadDigits
 
 SMALL = Config(trainSize=500, testSize=300, epochs=15, hidden=32)
 

@@ -13,17 +13,14 @@ import numpy as np
 import pytest
 
 from tfops.backend import backendNames
-from tfops.examples.em_gmm import (
-    EmIteration,
+from tfops.examples.em_gmm import main
+from tfops.examples.em_gmm_graph import EmIteration, fitWithoutStopGradient, runEm, scoresAt
+from tfops.examples.em_gmm_mixture import (
     Mixture,
     closedFormEm,
     closedFormFixedPoint,
-    fitWithoutStopGradient,
     initialGuess,
-    main,
-    runEm,
     sample,
-    scoresAt,
 )
 
 N = 200

@@ -20,19 +20,21 @@ import pytest
 
 from tfops import Graph, Ops, Session
 from tfops.backend import backendNames
-from tfops.examples.rbm_cd import (
+from tfops.examples.rbm_cd_model import (
     HIDDEN,
     VISIBLE,
-    Config,
-    GradientComparison,
     allStates,
     barsAndStripes,
-    build,
-    compareGradients,
     freeEnergy,
     numpyFreeEnergy,
     numpyLogLikelihood,
     sigmoid,
+)
+from tfops.examples.rbm_cd_training import (
+    Config,
+    GradientComparison,
+    build,
+    compareGradients,
     train,
 )
 from tfops.types import TFloat64

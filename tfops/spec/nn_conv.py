@@ -1,10 +1,11 @@
-"""Convolution ops (``tfops.op.nn``): Conv2D and its two gradient ops.
+"""Convolution ops (``tfops.op.nn``): Conv2D, and what the convolution ops share (their
+attributes, their windows and the shape rules of the forward and the gradient ops).
 
 Conv2D differentiates, as in TensorFlow, through Conv2DBackpropInput (the gradient for the
 input, a transposed convolution) and Conv2DBackpropFilter (for the filter), each a real op that
-is differentiable in turn. DepthwiseConv2dNative and its gradient ops are in
-:mod:`tfops.spec.nn_conv_depthwise`; the window geometry all of them share is
-:mod:`tfops.spec.nn_window`.
+is differentiable in turn: they are :mod:`tfops.spec.nn_conv_backprop`. DepthwiseConv2dNative
+and its gradient ops are in :mod:`tfops.spec.nn_conv_depthwise`; the window geometry all of
+them share is :mod:`tfops.spec.nn_window`.
 """
 
 from __future__ import annotations
@@ -32,9 +33,11 @@ if TYPE_CHECKING:
     from tfops.ops import Ops
 
 __all__ = [
+    "CONV_TYPES",
     "backpropFilterShape",
     "backpropInputShape",
     "convAttrs",
+    "convExample",
     "convOptions",
     "convOutput",
     "convWindowOf",
@@ -54,26 +57,56 @@ def convAttrs(allowed: tuple[type[TType], ...], cudnn: bool) -> tuple[AttrDef, .
     it)."""
     attrs = [
         AttrDef("T", "type", allowed=allowed),
-        AttrDef("strides", "list(int)", "the stride of the sliding window for each dimension of "
-                "the input, in the order of ``data_format``; 1 for the batch and the depth",
-                param="strides"),
+        AttrDef(
+            "strides",
+            "list(int)",
+            "the stride of the sliding window for each dimension of "
+            "the input, in the order of ``data_format``; 1 for the batch and the depth",
+            param="strides",
+        ),
     ]
     if cudnn:
-        attrs.append(AttrDef("use_cudnn_on_gpu", "bool", "accepted for TensorFlow's sake; "
-                             "tfops' backends choose their own algorithms", default=True,
-                             option="useCudnnOnGpu"))
+        attrs.append(
+            AttrDef(
+                "use_cudnn_on_gpu",
+                "bool",
+                "accepted for TensorFlow's sake; tfops' backends choose their own algorithms",
+                default=True,
+                option="useCudnnOnGpu",
+            )
+        )
     attrs += [
-        AttrDef("padding", "string", 'the padding algorithm: "SAME", "VALID" or "EXPLICIT"',
-                param="padding"),
-        AttrDef("explicit_paddings", "list(int)", 'with "EXPLICIT" padding, the padding before '
-                "and after each dimension, 8 values in the order of ``data_format`` (0 for the "
-                "batch and the depth); empty otherwise", default=(), option="explicitPaddings"),
-        AttrDef("data_format", "string", 'the layout of the input and output: "NHWC" (batch, '
-                'height, width, channels) or "NCHW"', default="NHWC", option="dataFormat"),
-        AttrDef("dilations", "list(int)", "the dilation factor for each dimension of the input, "
-                "in the order of ``data_format``; a factor k > 1 skips k - 1 cells between "
-                "filter elements; 1 for the batch and the depth", default=(1, 1, 1, 1),
-                option="dilations"),
+        AttrDef(
+            "padding",
+            "string",
+            'the padding algorithm: "SAME", "VALID" or "EXPLICIT"',
+            param="padding",
+        ),
+        AttrDef(
+            "explicit_paddings",
+            "list(int)",
+            'with "EXPLICIT" padding, the padding before '
+            "and after each dimension, 8 values in the order of ``data_format`` (0 for the "
+            "batch and the depth); empty otherwise",
+            default=(),
+            option="explicitPaddings",
+        ),
+        AttrDef(
+            "data_format",
+            "string",
+            'the layout of the input and output: "NHWC" (batch, height, width, channels) or "NCHW"',
+            default="NHWC",
+            option="dataFormat",
+        ),
+        AttrDef(
+            "dilations",
+            "list(int)",
+            "the dilation factor for each dimension of the input, "
+            "in the order of ``data_format``; a factor k > 1 skips k - 1 cells between "
+            "filter elements; 1 for the batch and the depth",
+            default=(1, 1, 1, 1),
+            option="dilations",
+        ),
     ]
     return tuple(attrs)
 
@@ -82,8 +115,14 @@ def convWindowOf(ctx: InferContext | None, attrs: Any) -> Window:
     """The window of a convolution's attributes; a bad one raises naming the op (``ctx``) or
     as :class:`WindowError` (``ctx`` is None)."""
     try:
-        return convWindow(ctx.opType if ctx else "Conv2D", attrs["strides"], attrs["padding"],
-                          attrs["data_format"], attrs["dilations"], attrs["explicit_paddings"])
+        return convWindow(
+            ctx.opType if ctx else "Conv2D",
+            attrs["strides"],
+            attrs["padding"],
+            attrs["data_format"],
+            attrs["dilations"],
+            attrs["explicit_paddings"],
+        )
     except WindowError as e:
         if ctx is None:
             raise
@@ -128,8 +167,9 @@ def convOutput(ctx: InferContext, window: Window, x: Dims, f: Dims, depthwise: b
             raise ctx.error(str(e)) from None
         return n, shapes.sizes.outH, shapes.sizes.outW, shapes.outChannels
     if 0 in (kh, kw, fc, fo):
-        raise ctx.error(f"the filter must not be empty (every dimension positive), got shape "
-                        f"{list(f)}")
+        raise ctx.error(
+            f"the filter must not be empty (every dimension positive), got shape {list(f)}"
+        )
     out = fo
     if c >= 0 and fc >= 0:
         try:
@@ -165,7 +205,7 @@ def convOptions(op: GradOp) -> dict[str, Any]:
     return options
 
 
-def _example(*lines: str, result: str) -> str:
+def convExample(*lines: str, result: str) -> str:
     """A doctest: the statements ``lines`` (the last one's value is ``y``), then ``y``'s value
     (``result``; its whitespace, line breaks included, is free)."""
     body = "".join(f">>> {line}\n" for line in lines[:-1])
@@ -177,7 +217,7 @@ def _example(*lines: str, result: str) -> str:
     )
 
 
-_CONV_TYPES = FLOATS + (TInt32,)
+CONV_TYPES = FLOATS + (TInt32,)
 
 
 # -- Conv2D ------------------------------------------------------------------------------------
@@ -219,18 +259,23 @@ registerOp(
         ),
         inputs=(
             InputDef("input", "a 4-D tensor in the layout of ``data_format``", typeAttr="T"),
-            InputDef("filter", "a 4-D tensor ``[filter_height, filter_width, in_channels, "
-                     "out_channels]``", typeAttr="T"),
+            InputDef(
+                "filter",
+                "a 4-D tensor ``[filter_height, filter_width, in_channels, out_channels]``",
+                typeAttr="T",
+            ),
         ),
-        outputs=(OutputDef("output", "a 4-D tensor in the layout of ``data_format``",
-                           typeAttr="T"),),
-        attrs=convAttrs(_CONV_TYPES, cudnn=True),
+        outputs=(
+            OutputDef("output", "a 4-D tensor in the layout of ``data_format``", typeAttr="T"),
+        ),
+        attrs=convAttrs(CONV_TYPES, cudnn=True),
         infer=_conv2dShape,
-        example=_example(
+        example=convExample(
             "x = tf.constant(np.arange(9.0).reshape(1, 3, 3, 1))",
             "f = tf.constant(np.ones((2, 2, 1, 1)))",
-            "tf.nn.conv2d(x, f, [1, 1, 1, 1], \"VALID\")",
-            result="[[[[8.0], [12.0]], [[20.0], [24.0]]]]"),
+            'tf.nn.conv2d(x, f, [1, 1, 1, 1], "VALID")',
+            result="[[[[8.0], [12.0]], [[20.0], [24.0]]]]",
+        ),
     )
 )
 
@@ -239,14 +284,20 @@ registerOp(
 def _conv2dGrad(tf: Ops, op: GradOp, g: Output[TFloating]) -> Grads:
     strides, padding, options = list(op.attr("strides")), str(op.attr("padding")), convOptions(op)
     x, f = op.x(0), op.x(1)
-    dx = tf.nn.conv2dBackpropInput(tf.shape(x), f, g, strides, padding, **options) \
-        if op.needs(0) else None
-    df = tf.nn.conv2dBackpropFilter(x, tf.shape(f), g, strides, padding, **options) \
-        if op.needs(1) else None
+    dx = (
+        tf.nn.conv2dBackpropInput(tf.shape(x), f, g, strides, padding, **options)
+        if op.needs(0)
+        else None
+    )
+    df = (
+        tf.nn.conv2dBackpropFilter(x, tf.shape(f), g, strides, padding, **options)
+        if op.needs(1)
+        else None
+    )
     return [dx, df]
 
 
-# -- Conv2DBackpropInput -----------------------------------------------------------------------
+# -- the shape rules of the gradient ops (also DepthwiseConv2dNative's) ---------------------
 def inputSizes(ctx: InferContext, fmt: str, dy: Dims, f: Dims, lengths: Sequence[int]) -> Dims:
     """The (batch, height, width, channels) ``input_sizes`` (input 0) gives: 4 values in the
     order of ``data_format``, or (where ``lengths`` allows) the 2 spatial ones, the batch then
@@ -260,8 +311,9 @@ def inputSizes(ctx: InferContext, fmt: str, dy: Dims, f: Dims, lengths: Sequence
     return dy[0], dims[0], dims[1], f[2]
 
 
-def checkBackprop(ctx: InferContext, window: Window, x: Dims, f: Dims, dy: Dims,
-                  depthwise: bool) -> None:
+def checkBackprop(
+    ctx: InferContext, window: Window, x: Dims, f: Dims, dy: Dims, depthwise: bool
+) -> None:
     """``out_backprop`` (``dy``) has the shape the convolution of ``x`` by ``f`` makes, as
     far as they are known."""
     expected = convOutput(ctx, window, x, f, depthwise)
@@ -286,58 +338,6 @@ def backpropInputShape(ctx: InferContext, depthwise: bool) -> Sequence[Shape]:
     return [Shape.of(*toFormat(x, fmt))]
 
 
-registerOp(
-    OpDef(
-        type="Conv2DBackpropInput",
-        group="nn",
-        className="Conv2dBackpropInput",
-        defaultName="Conv2dBackpropInput",
-        summary="Computes the gradients of convolution with respect to the input.",
-        description=(
-            "The gradient of Conv2D for its ``input``: ``out_backprop``, the gradient of the\n"
-            "convolution's output, is spread back over the input positions each output read,\n"
-            "weighted by the filter (a transposed convolution). The attributes are those of\n"
-            "the forward convolution. ``input_sizes`` is the input's shape: 4 values in the\n"
-            "order of ``data_format``, or the 2 spatial ones (the batch then comes from\n"
-            "``out_backprop`` and the depth from the filter). Input positions no window read\n"
-            "(rows and columns VALID leaves over) get 0.\n\n"
-            "Differences from TensorFlow: dilations, groups and NCHW are computed on every\n"
-            "backend (TensorFlow's CPU kernels refuse them here; its XLA and GPU kernels take\n"
-            "them); float16 is accumulated in float32."
-        ),
-        inputs=(
-            InputDef("input_sizes", "the shape of the convolution's input, a vector of 4 (or 2) "
-                     "int32", dtype=TInt32),
-            InputDef("filter", "the convolution's filter, ``[filter_height, filter_width, "
-                     "in_channels, out_channels]``", typeAttr="T"),
-            InputDef("out_backprop", "the gradient of the convolution's output, 4-D in the "
-                     "layout of ``data_format``", typeAttr="T"),
-        ),
-        outputs=(OutputDef("output", "the gradient with respect to the convolution's input, of "
-                           "shape ``input_sizes``", typeAttr="T"),),
-        attrs=convAttrs(_CONV_TYPES, cudnn=True),
-        infer=lambda ctx: backpropInputShape(ctx, depthwise=False),
-        example=_example(
-            "f = tf.constant(np.ones((2, 2, 1, 1)))",
-            "dy = tf.constant(np.ones((1, 2, 2, 1)))",
-            "tf.nn.conv2dBackpropInput(tf.constant([1, 3, 3, 1]), f, dy, [1, 1, 1, 1], "
-            "\"VALID\")",
-            result="[[[[1.0], [2.0], [1.0]], [[2.0], [4.0], [2.0]], [[1.0], [2.0], [1.0]]]]"),
-    )
-)
-
-
-@registerGradient("Conv2DBackpropInput")
-def _conv2dBackpropInputGrad(tf: Ops, op: GradOp, g: Output[TFloating]) -> Grads:
-    strides, padding, options = list(op.attr("strides")), str(op.attr("padding")), convOptions(op)
-    f, dy = op.x(1), op.x(2)
-    df = tf.nn.conv2dBackpropFilter(g, tf.shape(f), dy, strides, padding, **options) \
-        if op.needs(1) else None
-    ddy = tf.nn.conv2d(g, f, strides, padding, **options) if op.needs(2) else None
-    return [None, df, ddy]
-
-
-# -- Conv2DBackpropFilter ----------------------------------------------------------------------
 def filterSizes(ctx: InferContext) -> Dims:
     """The filter shape ``filter_sizes`` (input 1) gives, -1 where unknown."""
     dims = sizesOf(ctx, 1, "filter_sizes", (4,)).asArray()
@@ -356,51 +356,3 @@ def backpropFilterShape(ctx: InferContext, depthwise: bool) -> Sequence[Shape]:
     f = filterSizes(ctx)
     checkBackprop(ctx, window, x, f, dy, depthwise)
     return [Shape.of(*f)]
-
-
-registerOp(
-    OpDef(
-        type="Conv2DBackpropFilter",
-        group="nn",
-        className="Conv2dBackpropFilter",
-        defaultName="Conv2dBackpropFilter",
-        summary="Computes the gradients of convolution with respect to the filter.",
-        description=(
-            "The gradient of Conv2D for its ``filter``: each filter element's gradient is the\n"
-            "sum, over the batch and the output positions, of ``out_backprop`` times the input\n"
-            "element that filter element met there. The attributes are those of the forward\n"
-            "convolution; ``filter_sizes`` is the filter's shape.\n\n"
-            "Differences from TensorFlow: dilations, groups and NCHW are computed on every\n"
-            "backend (TensorFlow's CPU kernels refuse them here; its XLA and GPU kernels take\n"
-            "them); float16 is accumulated in float32."
-        ),
-        inputs=(
-            InputDef("input", "the convolution's input, 4-D in the layout of ``data_format``",
-                     typeAttr="T"),
-            InputDef("filter_sizes", "the shape of the filter, ``[filter_height, filter_width, "
-                     "in_channels, out_channels]``, 4 int32", dtype=TInt32),
-            InputDef("out_backprop", "the gradient of the convolution's output, 4-D in the "
-                     "layout of ``data_format``", typeAttr="T"),
-        ),
-        outputs=(OutputDef("output", "the gradient with respect to the filter, of shape "
-                           "``filter_sizes``", typeAttr="T"),),
-        attrs=convAttrs(FLOATS, cudnn=True),
-        infer=lambda ctx: backpropFilterShape(ctx, depthwise=False),
-        example=_example(
-            "x = tf.constant(np.arange(9.0).reshape(1, 3, 3, 1))",
-            "dy = tf.constant(np.ones((1, 2, 2, 1)))",
-            "tf.nn.conv2dBackpropFilter(x, tf.constant([2, 2, 1, 1]), dy, [1, 1, 1, 1], "
-            "\"VALID\")",
-            result="[[[[8.0]], [[12.0]]], [[[20.0]], [[24.0]]]]"),
-    )
-)
-
-
-@registerGradient("Conv2DBackpropFilter")
-def _conv2dBackpropFilterGrad(tf: Ops, op: GradOp, g: Output[TFloating]) -> Grads:
-    strides, padding, options = list(op.attr("strides")), str(op.attr("padding")), convOptions(op)
-    x, dy = op.x(0), op.x(2)
-    dx = tf.nn.conv2dBackpropInput(tf.shape(x), g, dy, strides, padding, **options) \
-        if op.needs(0) else None
-    ddy = tf.nn.conv2d(x, g, strides, padding, **options) if op.needs(2) else None
-    return [dx, None, ddy]

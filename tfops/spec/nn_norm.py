@@ -1,6 +1,6 @@
-"""Normalization ops (``tfops.op.nn``): FusedBatchNormV3 and FusedBatchNormGradV3 (TF Java's
-``FusedBatchNorm`` and ``FusedBatchNormGrad``), LRN and LRNGrad (TF Java's
-``LocalResponseNormalization`` and ``LocalResponseNormalizationGrad``).
+"""Batch normalization ops (``tfops.op.nn``): FusedBatchNormV3 and FusedBatchNormGradV3 (TF
+Java's ``FusedBatchNorm`` and ``FusedBatchNormGrad``), and their gradients. Local response
+normalization is :mod:`tfops.spec.nn_norm_lrn`.
 
 Batch normalization computes in single precision (``U``) whatever the type of ``x`` (``T``,
 half or single precision), as TensorFlow's CPU kernels do. Its reserve spaces are TensorFlow's
@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, cast
 from tfops.opdef import AttrDef, InferContext, InputDef, OpDef, OutputDef, registerOp
 from tfops.output import Operand, Output
 from tfops.shape import Shape
-from tfops.spec.grad import GradOp, Grads, floating, notDifferentiable, registerGradient
+from tfops.spec.grad import GradOp, Grads, floating, registerGradient
 from tfops.types import TFloat16, TFloat32, TFloating
 
 if TYPE_CHECKING:
@@ -37,16 +37,35 @@ def formatRank(dataFormat: str) -> int:
     return len(dataFormat)
 
 
-_EPSILON = AttrDef("epsilon", "float", "a small float added to the variance of ``x``",
-                   default=0.0001, option="epsilon")
-_FACTOR = AttrDef("exponential_avg_factor", "float", "the weight of this batch in the running "
-                  "mean and variance (1: they are the batch's)", default=1.0,
-                  option="exponentialAvgFactor")
-_FORMAT = AttrDef("data_format", "string", 'the layout of ``x`` and ``y``: "NHWC" (channels '
-                  'last), "NCHW", "NDHWC" or "NCDHW"', default="NHWC", option="dataFormat")
-_TRAINING = AttrDef("is_training", "bool", "whether to normalize with the batch's own mean and "
-                    "variance (training) or with the given ones (inference)", default=True,
-                    option="isTraining")
+_EPSILON = AttrDef(
+    "epsilon",
+    "float",
+    "a small float added to the variance of ``x``",
+    default=0.0001,
+    option="epsilon",
+)
+_FACTOR = AttrDef(
+    "exponential_avg_factor",
+    "float",
+    "the weight of this batch in the running mean and variance (1: they are the batch's)",
+    default=1.0,
+    option="exponentialAvgFactor",
+)
+_FORMAT = AttrDef(
+    "data_format",
+    "string",
+    'the layout of ``x`` and ``y``: "NHWC" (channels last), "NCHW", "NDHWC" or "NCDHW"',
+    default="NHWC",
+    option="dataFormat",
+)
+_TRAINING = AttrDef(
+    "is_training",
+    "bool",
+    "whether to normalize with the batch's own mean and "
+    "variance (training) or with the given ones (inference)",
+    default=True,
+    option="isTraining",
+)
 _T = AttrDef("T", "type", allowed=(TFloat16, TFloat32))
 _U = AttrDef("U", "type", allowed=(TFloat32,))
 
@@ -56,12 +75,10 @@ def _checkedX(ctx: InferContext, i: int, name: str) -> tuple[Shape, int]:
     when unknown)."""
     fmt = str(ctx.attrs["data_format"])
     if fmt not in BATCH_NORM_FORMATS:
-        raise ctx.error(f"data_format must be one of {', '.join(BATCH_NORM_FORMATS)}, got "
-                        f"{fmt!r}")
+        raise ctx.error(f"data_format must be one of {', '.join(BATCH_NORM_FORMATS)}, got {fmt!r}")
     rank, shape = formatRank(fmt), ctx.shapes[i]
     if shape.numDimensions() not in (-1, rank):
-        raise ctx.error(f"{name} must be {rank}-dimensional in the {fmt} layout, got shape "
-                        f"{shape}")
+        raise ctx.error(f"{name} must be {rank}-dimensional in the {fmt} layout, got shape {shape}")
     if shape.numDimensions() == -1:
         return Shape.of(*([-1] * rank)), -1
     return shape, shape.size(channelAxis(fmt, rank))
@@ -78,8 +95,10 @@ def _channelVectors(
             raise ctx.error(f"{name} must be a vector, got shape {shape}")
         size = shape.size(0) if shape.numDimensions() == 1 else -1
         if size >= 0 and channels >= 0 and size != channels:
-            raise ctx.error(f"{name} must have the same number of elements as the channels of "
-                            f"{of}, got {size} and {channels}")
+            raise ctx.error(
+                f"{name} must have the same number of elements as the channels of "
+                f"{of}, got {size} and {channels}"
+            )
         channels = size if channels < 0 else channels
     return channels
 
@@ -93,8 +112,7 @@ def _withChannels(ctx: InferContext, shape: Shape, channels: int) -> Shape:
 def _batchNormShape(ctx: InferContext) -> Sequence[Shape]:
     x, channels = _checkedX(ctx, 0, "x")
     everyVector = not ctx.attrs["is_training"] or float(ctx.attrs["exponential_avg_factor"]) != 1
-    named = [(1, "scale"), (2, "offset")] + ([(3, "mean"), (4, "variance")] if everyVector
-                                             else [])
+    named = [(1, "scale"), (2, "offset")] + ([(3, "mean"), (4, "variance")] if everyVector else [])
     channels = _channelVectors(ctx, channels, named, "x")
     y = ctx.shapes[0] if ctx.shapes[0].isUnknown() else _withChannels(ctx, x, channels)
     vector = Shape.of(channels)
@@ -129,22 +147,30 @@ registerOp(
             InputDef("x", "a 4-D (5-D for NDHWC, NCDHW) tensor", typeAttr="T"),
             InputDef("scale", "a vector of one scale per channel", typeAttr="U"),
             InputDef("offset", "a vector of one offset per channel", typeAttr="U"),
-            InputDef("mean", "the population mean per channel, for inference or for the "
-                     "running mean; may be empty in training when exponential_avg_factor is 1",
-                     typeAttr="U"),
-            InputDef("variance", "the population variance per channel, as ``mean``",
-                     typeAttr="U"),
+            InputDef(
+                "mean",
+                "the population mean per channel, for inference or for the "
+                "running mean; may be empty in training when exponential_avg_factor is 1",
+                typeAttr="U",
+            ),
+            InputDef("variance", "the population variance per channel, as ``mean``", typeAttr="U"),
         ),
         outputs=(
             OutputDef("y", "the normalized ``x``, of its shape", typeAttr="T"),
-            OutputDef("batch_mean", "the running mean (training) or ``mean`` (inference)",
-                      typeAttr="U"),
-            OutputDef("batch_variance", "the running variance (training) or ``variance`` "
-                      "(inference)", typeAttr="U"),
-            OutputDef("reserve_space_1", "the mean that normalized, for the gradient",
-                      typeAttr="U"),
-            OutputDef("reserve_space_2", "the variance that normalized, for the gradient",
-                      typeAttr="U"),
+            OutputDef(
+                "batch_mean", "the running mean (training) or ``mean`` (inference)", typeAttr="U"
+            ),
+            OutputDef(
+                "batch_variance",
+                "the running variance (training) or ``variance`` (inference)",
+                typeAttr="U",
+            ),
+            OutputDef(
+                "reserve_space_1", "the mean that normalized, for the gradient", typeAttr="U"
+            ),
+            OutputDef(
+                "reserve_space_2", "the variance that normalized, for the gradient", typeAttr="U"
+            ),
             OutputDef("reserve_space_3", "an empty vector", typeAttr="U"),
         ),
         attrs=(_T, _U, _EPSILON, _FACTOR, _FORMAT, _TRAINING),
@@ -175,9 +201,16 @@ def _batchNormGrad(tf: Ops, op: GradOp, g: Output[TFloating]) -> Grads:
     training = bool(op.attr("is_training"))
     mean, variance = (op.y(3), op.y(4)) if training else (op.x(3), op.x(4))
     grads = tf.nn.fusedBatchNormGrad(
-        g, op.x(0), _single(op.x(1)), _single(mean), _single(variance), _single(op.y(5)),
+        g,
+        op.x(0),
+        _single(op.x(1)),
+        _single(mean),
+        _single(variance),
+        _single(op.y(5)),
         epsilon=float(op.attr("epsilon")),
-        dataFormat=str(op.attr("data_format")), isTraining=training)
+        dataFormat=str(op.attr("data_format")),
+        isTraining=training,
+    )
     return [grads.x_backprop(), grads.scale_backprop(), grads.offset_backprop(), None, None]
 
 
@@ -185,15 +218,19 @@ def _batchNormGradShape(ctx: InferContext) -> Sequence[Shape]:
     dy, channels = _checkedX(ctx, 0, "y_backprop")
     x, xChannels = _checkedX(ctx, 1, "x")
     if not dy.isCompatibleWith(x):
-        raise ctx.error(f"x and y_backprop must have the same shape, got {ctx.shapes[1]} and "
-                        f"{ctx.shapes[0]}")
+        raise ctx.error(
+            f"x and y_backprop must have the same shape, got {ctx.shapes[1]} and {ctx.shapes[0]}"
+        )
     channels = channels if channels >= 0 else xChannels
     channels = _channelVectors(
-        ctx, channels, [(2, "scale"), (3, "reserve_space_1"), (4, "reserve_space_2")], "x")
-    known = [a if a >= 0 else b for a, b in zip(dy.asArray() or (), x.asArray() or (),
-                                                strict=True)]
-    shape = Shape.unknown() if ctx.shapes[0].isUnknown() and ctx.shapes[1].isUnknown() else \
-        _withChannels(ctx, Shape.of(*known), channels)
+        ctx, channels, [(2, "scale"), (3, "reserve_space_1"), (4, "reserve_space_2")], "x"
+    )
+    known = [a if a >= 0 else b for a, b in zip(dy.asArray() or (), x.asArray() or (), strict=True)]
+    shape = (
+        Shape.unknown()
+        if ctx.shapes[0].isUnknown() and ctx.shapes[1].isUnknown()
+        else _withChannels(ctx, Shape.of(*known), channels)
+    )
     return [shape, Shape.of(channels), Shape.of(channels), Shape.of(0), Shape.of(0)]
 
 
@@ -217,14 +254,14 @@ registerOp(
             "TensorFlow's CPU kernel without oneDNN, inference takes every layout."
         ),
         inputs=(
-            InputDef("y_backprop", "the gradient of ``y``, of the shape of ``x``",
-                     typeAttr="T"),
+            InputDef("y_backprop", "the gradient of ``y``, of the shape of ``x``", typeAttr="T"),
             InputDef("x", "the input of the batch normalization", typeAttr="T"),
             InputDef("scale", "the scale per channel", dtype=TFloat32),
             InputDef("reserve_space_1", "the mean that normalized", typeAttr="U"),
             InputDef("reserve_space_2", "the variance that normalized", typeAttr="U"),
-            InputDef("reserve_space_3", "FusedBatchNormV3's third reserve space (unused)",
-                     typeAttr="U"),
+            InputDef(
+                "reserve_space_3", "FusedBatchNormV3's third reserve space (unused)", typeAttr="U"
+            ),
         ),
         outputs=(
             OutputDef("x_backprop", "the gradient of ``x``", typeAttr="T"),
@@ -253,8 +290,14 @@ registerOp(
 
 
 def _composedBatchNormGrad(
-    tf: Ops, dy: Operand[TFloating], x: Operand[TFloating], scale: Operand[TFloating],
-    mean: Operand[TFloating], variance: Operand[TFloating], epsilon: float, fmt: str,
+    tf: Ops,
+    dy: Operand[TFloating],
+    x: Operand[TFloating],
+    scale: Operand[TFloating],
+    mean: Operand[TFloating],
+    variance: Operand[TFloating],
+    epsilon: float,
+    fmt: str,
     training: bool,
 ) -> tuple[Operand[TFloating], Operand[TFloating], Operand[TFloating]]:
     """FusedBatchNormGradV3's outputs from differentiable ops, as TensorFlow composes them to
@@ -271,17 +314,21 @@ def _composedBatchNormGrad(
     if training:
         meanDy = tf.math.mean(dy, axes, keepDims=channelsFirst)
         meanX = tf.math.mean(x, axes, keepDims=channelsFirst)
-        varX = tf.math.mean(tf.math.squaredDifference(x, tf.stopGradient(meanX)), axes,
-                            keepDims=channelsFirst)
+        varX = tf.math.mean(
+            tf.math.squaredDifference(x, tf.stopGradient(meanX)), axes, keepDims=channelsFirst
+        )
         xOffset = tf.math.sub(x, meanX)
         rsqrt = tf.math.rsqrt(tf.math.add(varX, epsilon))
         meanDyX = tf.math.mean(tf.math.mul(dy, xOffset), axes, keepDims=channelsFirst)
-        correction = tf.math.mul(tf.math.mul(tf.math.reciprocal(tf.math.add(varX, epsilon)),
-                                             meanDyX), xOffset)
-        dx = tf.math.mul(tf.math.mul(scale, rsqrt),
-                         tf.math.sub(tf.math.sub(dy, meanDy), correction))
-        dscale: Operand[TFloating] = tf.math.mul(rsqrt, tf.sum(tf.math.mul(dy, xOffset), axes,
-                                           keepDims=channelsFirst))
+        correction = tf.math.mul(
+            tf.math.mul(tf.math.reciprocal(tf.math.add(varX, epsilon)), meanDyX), xOffset
+        )
+        dx = tf.math.mul(
+            tf.math.mul(scale, rsqrt), tf.math.sub(tf.math.sub(dy, meanDy), correction)
+        )
+        dscale: Operand[TFloating] = tf.math.mul(
+            rsqrt, tf.sum(tf.math.mul(dy, xOffset), axes, keepDims=channelsFirst)
+        )
         doffset = tf.sum(dy, axes)
         if channelsFirst:
             dscale = tf.reshape(dscale, tf.constant([-1]))
@@ -303,14 +350,24 @@ def _batchNormGradGrad(tf: Ops, op: GradOp, g: Output[TFloating]) -> Grads:
         dy = floating(tf.dtypes.cast(dy, TFloat32).asOutput())
         x = floating(tf.dtypes.cast(x, TFloat32).asOutput())
     outputs = _composedBatchNormGrad(
-        tf, dy, x, scale, op.x(3), op.x(4), float(op.attr("epsilon")),
-        str(op.attr("data_format")), bool(op.attr("is_training")))
+        tf,
+        dy,
+        x,
+        scale,
+        op.x(3),
+        op.x(4),
+        float(op.attr("epsilon")),
+        str(op.attr("data_format")),
+        bool(op.attr("is_training")),
+    )
     seeds = [tf.stopGradient(op.grad(i)) for i in range(3)]
     if half:
         seeds[0] = tf.stopGradient(tf.dtypes.cast(seeds[0], TFloat32))
     rank = formatRank(str(op.attr("data_format")))
-    products = [tf.sum(tf.math.mul(o, s), list(range(r)))
-                for o, s, r in zip(outputs, seeds, (rank, 1, 1), strict=True)]
+    products = [
+        tf.sum(tf.math.mul(o, s), list(range(r)))
+        for o, s, r in zip(outputs, seeds, (rank, 1, 1), strict=True)
+    ]
     grads = tf.gradients(tf.math.addN(products), [dy, x, scale]).dy()
     result: list[Operand[TFloating] | None] = []
     for i, d in enumerate(grads):
@@ -318,115 +375,3 @@ def _batchNormGradGrad(tf: Ops, op: GradOp, g: Output[TFloating]) -> Grads:
             d = floating(tf.dtypes.cast(d, TFloat16).asOutput())
         result.append(None if d is None else floating(d))
     return [*result, None, None, None]
-
-
-# -- local response normalization ----------------------------------------------------------
-_LRN_ATTRS = (
-    AttrDef("depth_radius", "int", "the half-width of the window over the channels (>= 0)",
-            default=5, option="depthRadius"),
-    AttrDef("bias", "float", "an offset, usually positive to avoid dividing by 0",
-            default=1.0, option="bias"),
-    AttrDef("alpha", "float", "a scale factor, usually positive", default=1.0,
-            option="alpha"),
-    AttrDef("beta", "float", "an exponent", default=0.5, option="beta"),
-    _T,
-)
-
-
-def _lrnShape(ctx: InferContext) -> Sequence[Shape]:
-    """Every input is 4-D, of one shape: the output's, as precise as any input knows it."""
-    radius = int(ctx.attrs["depth_radius"])
-    if not 0 <= radius < 1 << 31:
-        raise ctx.error(f"depth_radius must be in [0, 2**31), got {radius}")
-    names = ("input",) if len(ctx.shapes) == 1 else ("input_grads", "input_image",
-                                                     "output_image")
-    merged: list[int] | None = None
-    for shape, name in zip(ctx.shapes, names, strict=True):
-        if shape.numDimensions() not in (-1, 4):
-            raise ctx.error(f"{name} must be 4-dimensional, got shape {shape}")
-        dims = shape.asArray()
-        if dims is None:
-            continue
-        if merged is not None and any(a >= 0 and b >= 0 and a != b
-                                      for a, b in zip(merged, dims, strict=True)):
-            raise ctx.error("input_grads, input_image and output_image must have the same "
-                            f"shape, got {', '.join(str(s) for s in ctx.shapes)}")
-        merged = list(dims) if merged is None else [
-            a if a >= 0 else b for a, b in zip(merged, dims, strict=True)]
-    return [Shape.unknown() if merged is None else Shape.of(*merged)]
-
-
-registerOp(
-    OpDef(
-        type="LRN",
-        group="nn",
-        className="LocalResponseNormalization",
-        summary="Local Response Normalization.",
-        description=(
-            "The 4-D ``input`` is a 3-D array of vectors along its last dimension (the\n"
-            "channels), each normalized independently: within a vector, each component is\n"
-            "divided by the weighted, squared sum of the inputs within ``depth_radius``:\n"
-            "``sqr_sum[a, b, c, d] = sum(input[a, b, c, d - depth_radius : d + depth_radius +\n"
-            "1] ** 2)`` and ``output = input / (bias + alpha * sqr_sum) ** beta`` (Krizhevsky\n"
-            "et al., ImageNet classification with deep convolutional neural networks, NIPS\n"
-            "2012). Its gradient is LRNGrad. Unlike TensorFlow, which rejects a negative\n"
-            "``depth_radius`` when the op runs, tfops rejects it when the op is created."
-        ),
-        inputs=(InputDef("input", "a 4-D tensor, channels last", typeAttr="T"),),
-        outputs=(OutputDef("output", "the normalized ``input``, of its shape", typeAttr="T"),),
-        attrs=_LRN_ATTRS,
-        infer=_lrnShape,
-        example=(
-            ">>> g = Graph(); tf = Ops.create(g)\n"
-            ">>> x = tf.constant(np.array([3.0, 4.0], np.float32).reshape(1, 1, 1, 2))\n"
-            ">>> y = tf.nn.localResponseNormalization(x, depthRadius=1, bias=0.0)\n"
-            ">>> Session(g).runner().fetch(y).run()[0].ravel().tolist()\n"
-            "[0.6000000238418579, 0.800000011920929]"
-        ),
-    )
-)
-
-
-@registerGradient("LRN")
-def _lrnGrad(tf: Ops, op: GradOp, g: Output[TFloating]) -> Grads:
-    return [tf.nn.localResponseNormalizationGrad(
-        g, op.x(), op.y(), depthRadius=int(op.attr("depth_radius")),
-        bias=float(op.attr("bias")), alpha=float(op.attr("alpha")),
-        beta=float(op.attr("beta")))]
-
-
-registerOp(
-    OpDef(
-        type="LRNGrad",
-        group="nn",
-        className="LocalResponseNormalizationGrad",
-        summary="Gradients for Local Response Normalization.",
-        description=(
-            "The gradient of LRN with respect to its input, given ``input_grads``, the gradient\n"
-            "of its output: with ``norm = bias + alpha * sqr_sum`` as in LRN,\n"
-            "``output[k] = input_grads[k] * norm[k] ** -beta - 2 * alpha * beta *\n"
-            "input_image[k] * sum(input_grads[j] * output_image[j] / norm[j])`` over the\n"
-            "channels ``j`` within ``depth_radius`` of ``k``. TensorFlow registers no gradient\n"
-            "for this op (differentiating it raises there); tfops marks it not differentiable,\n"
-            "so a second derivative through it is zero rather than an error."
-        ),
-        inputs=(
-            InputDef("input_grads", "the gradient of LRN's output, 4-D", typeAttr="T"),
-            InputDef("input_image", "LRN's input", typeAttr="T"),
-            InputDef("output_image", "LRN's output", typeAttr="T"),
-        ),
-        outputs=(OutputDef("output", "the gradient of LRN's input", typeAttr="T"),),
-        attrs=_LRN_ATTRS,
-        infer=_lrnShape,
-        example=(
-            ">>> g = Graph(); tf = Ops.create(g)\n"
-            ">>> x = tf.constant(np.array([3.0, 4.0], np.float32).reshape(1, 1, 1, 2))\n"
-            ">>> attrs = dict(depthRadius=0, bias=0.0, beta=1.0)\n"
-            ">>> y = tf.nn.localResponseNormalization(x, **attrs)\n"
-            ">>> d = tf.nn.localResponseNormalizationGrad(tf.onesLike(x), x, y, **attrs)\n"
-            ">>> [round(v, 4) for v in Session(g).runner().fetch(d).run()[0].ravel().tolist()]\n"
-            "[-0.1111, -0.0625]"
-        ),
-    )
-)
-notDifferentiable("LRNGrad")

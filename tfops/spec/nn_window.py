@@ -8,6 +8,10 @@ paddings (``GetWindowedOutputSizeVerbose``). VALID pads nothing and keeps every 
 SAME gives ``ceil(in / stride)`` outputs and pads what they need, the odd element after; EXPLICIT
 pads what ``explicit_paddings`` says. Bad attributes and sizes raise :class:`WindowError`, whose
 message the shape rule (at construction) and the kernels (at run time) report.
+
+The attribute checks and the data formats' axes are :mod:`tfops.spec.nn_window_attrs`; this
+module exports its :class:`WindowError` and format helpers too, so that the specs and the
+kernels import the window from one place.
 """
 
 from __future__ import annotations
@@ -17,6 +21,18 @@ from typing import Any
 
 import numpy as np
 from attrs import frozen
+
+from tfops.spec.nn_window_attrs import (
+    WindowError,
+    checkFormat,
+    checkPadding,
+    explicitSides,
+    formatAxes,
+    fourInts,
+    fromFormat,
+    spatial,
+    toFormat,
+)
 
 __all__ = [
     "ConvShapes",
@@ -38,33 +54,6 @@ __all__ = [
     "spatial",
     "toFormat",
 ]
-
-
-class WindowError(Exception):
-    """An attribute or a size the window cannot take; the message says which and why."""
-
-
-def formatAxes(dataFormat: str) -> tuple[int, int, int, int]:
-    """The axes of (batch, height, width, channels) in a 4-D tensor of ``dataFormat``."""
-    return (0, 2, 3, 1) if dataFormat == "NCHW" else (0, 1, 2, 3)
-
-
-def spatial(values: Sequence[int], dataFormat: str) -> tuple[int, int]:
-    """The (height, width) entries of a 4-vector in ``dataFormat`` order."""
-    _, h, w, _ = formatAxes(dataFormat)
-    return int(values[h]), int(values[w])
-
-
-def fromFormat(dims: Sequence[int], dataFormat: str) -> tuple[int, int, int, int]:
-    """A 4-vector in ``dataFormat`` order as (batch, height, width, channels)."""
-    n, h, w, c = formatAxes(dataFormat)
-    return int(dims[n]), int(dims[h]), int(dims[w]), int(dims[c])
-
-
-def toFormat(nhwc: Sequence[int], dataFormat: str) -> tuple[int, int, int, int]:
-    """(batch, height, width, channels) as a 4-vector in ``dataFormat`` order."""
-    n, h, w, c = nhwc
-    return (n, c, h, w) if dataFormat == "NCHW" else (n, h, w, c)
 
 
 @frozen
@@ -118,8 +107,11 @@ class Window:
             out = (size + stride - 1) // stride
             needed = max((out - 1) * stride + extent - size, 0)
             return out, needed // 2, needed - needed // 2
-        before, after = (self.explicit[2 * axis], self.explicit[2 * axis + 1]) \
-            if self.padding == "EXPLICIT" else (0, 0)
+        before, after = (
+            (self.explicit[2 * axis], self.explicit[2 * axis + 1])
+            if self.padding == "EXPLICIT"
+            else (0, 0)
+        )
         padded = size + before + after
         if not strict:
             span = padded - extent + stride
@@ -147,56 +139,6 @@ class Window:
         return Sizes(inH, inW, outH, outW, top, bottom, left, right)
 
 
-def _fourInts(name: str, values: Sequence[int], opType: str, dataFormat: str) -> list[int]:
-    if len(values) != 4:
-        raise WindowError(
-            f"{opType} on data format {dataFormat} requires the {name} attribute to contain 4 "
-            f"values, but got: {len(values)}"
-        )
-    return [int(v) for v in values]
-
-
-def _checkFormat(dataFormat: str, allowed: Sequence[str]) -> None:
-    if dataFormat not in allowed:
-        raise WindowError(
-            f"data_format {dataFormat!r} is not supported; it must be one of "
-            + ", ".join(repr(f) for f in allowed)
-        )
-
-
-def _checkPadding(padding: str, allowed: Sequence[str]) -> None:
-    if padding not in allowed:
-        raise WindowError(
-            f"padding {padding!r} is not supported; it must be one of "
-            + ", ".join(repr(p) for p in allowed)
-        )
-
-
-def _explicitPaddings(padding: str, values: Sequence[int], dataFormat: str) -> tuple[
-        int, int, int, int]:
-    pads = [int(v) for v in values]
-    if padding != "EXPLICIT":
-        if pads:
-            raise WindowError(
-                "explicit_paddings attribute must be empty if the padding attribute is not "
-                f"EXPLICIT, got {pads}"
-            )
-        return (0, 0, 0, 0)
-    if len(pads) != 8:
-        raise WindowError(
-            f"explicit_paddings attribute must contain 8 values, but got: {len(pads)}"
-        )
-    if any(p < 0 for p in pads):
-        raise WindowError(f"All elements of explicit_paddings must be nonnegative, got {pads}")
-    n, h, w, c = formatAxes(dataFormat)
-    if pads[2 * n] or pads[2 * n + 1] or pads[2 * c] or pads[2 * c + 1]:
-        raise WindowError(
-            "Nonzero explicit padding in the batch or depth dimensions is not supported, got "
-            f"{pads}"
-        )
-    return pads[2 * h], pads[2 * h + 1], pads[2 * w], pads[2 * w + 1]
-
-
 def convWindow(
     opType: str,
     strides: Sequence[int],
@@ -211,15 +153,14 @@ def convWindow(
     Raises:
         WindowError: an attribute the op cannot take.
     """
-    _checkFormat(dataFormat, ("NHWC", "NCHW"))
-    _checkPadding(padding, ("SAME", "VALID", "EXPLICIT"))
-    s = _fourInts("stride", strides, opType, dataFormat)
-    d = _fourInts("dilation", dilations, opType, dataFormat)
+    checkFormat(dataFormat, ("NHWC", "NCHW"))
+    checkPadding(padding, ("SAME", "VALID", "EXPLICIT"))
+    s = fourInts("stride", strides, opType, dataFormat)
+    d = fourInts("dilation", dilations, opType, dataFormat)
     n, h, w, c = formatAxes(dataFormat)
     if s[n] != 1 or s[c] != 1:
         raise WindowError(
-            f"strides in the batch and depth dimensions are not supported, got {s}: they must "
-            "be 1"
+            f"strides in the batch and depth dimensions are not supported, got {s}: they must be 1"
         )
     if d[n] != 1 or d[c] != 1:
         raise WindowError(
@@ -230,7 +171,7 @@ def convWindow(
         raise WindowError(f"Stride must be > 0, but got {s}")
     if d[h] < 1 or d[w] < 1:
         raise WindowError(f"Dilation rate must be >= 1, but got {d}")
-    pads = _explicitPaddings(padding, explicitPaddings, dataFormat)
+    pads = explicitSides(padding, explicitPaddings, dataFormat)
     return Window((1, 1), (s[h], s[w]), (d[h], d[w]), padding, pads)
 
 
@@ -251,10 +192,10 @@ def poolWindow(
             dimension is not supported (TensorFlow's CPU kernels pool over the batch never, and
             over the depth only in MaxPool, with a spatial window of 1).
     """
-    _checkFormat(dataFormat, ("NHWC", "NCHW"))
-    _checkPadding(padding, paddings)
-    k = _fourInts("ksize", ksize, opType, dataFormat)
-    s = _fourInts("stride", strides, opType, dataFormat)
+    checkFormat(dataFormat, ("NHWC", "NCHW"))
+    checkPadding(padding, paddings)
+    k = fourInts("ksize", ksize, opType, dataFormat)
+    s = fourInts("stride", strides, opType, dataFormat)
     n, h, w, c = formatAxes(dataFormat)
     if k[n] != 1 or s[n] != 1 or k[c] != 1 or s[c] != 1:
         raise WindowError(
@@ -265,7 +206,7 @@ def poolWindow(
         raise WindowError(f"Sliding window ksize must be positive, got {k}")
     if s[h] < 1 or s[w] < 1:
         raise WindowError(f"Sliding window stride must be positive, got {s}")
-    pads = _explicitPaddings(padding, explicitPaddings, dataFormat)
+    pads = explicitSides(padding, explicitPaddings, dataFormat)
     if pads[0] >= k[h] or pads[1] >= k[h] or pads[2] >= k[w] or pads[3] >= k[w]:
         raise WindowError(
             f"explicit paddings {list(pads)} (top, bottom, left, right) must be smaller than "
@@ -316,7 +257,10 @@ def convChannels(c: int, fc: int, fo: int, depthwise: bool) -> tuple[int, int]:
 
 
 def convShapes(
-    window: Window, x: Sequence[int], f: Sequence[int], depthwise: bool = False,
+    window: Window,
+    x: Sequence[int],
+    f: Sequence[int],
+    depthwise: bool = False,
     strict: bool = True,
 ) -> ConvShapes:
     """Sizes a convolution of an input of (batch, height, width, channels) ``x`` with a filter
@@ -338,8 +282,9 @@ def convShapes(
 
 
 # -- what the kernels check at run time -------------------------------------------------------
-def runShapes(window: Window, x: Sequence[int], f: Sequence[int], depthwise: bool,
-              dataFormat: str) -> ConvShapes:
+def runShapes(
+    window: Window, x: Sequence[int], f: Sequence[int], depthwise: bool, dataFormat: str
+) -> ConvShapes:
     """Sizes a convolution at run time: input shape ``x`` in ``dataFormat`` order, filter
     shape ``f`` (TensorFlow's kernels' output sizes: see :meth:`Window.outputSize`).
 
@@ -377,14 +322,13 @@ def sizesValue(value: Sequence[int], rank: int, name: str, lengths: Sequence[int
     dims = [int(d) for d in value]
     if rank != 1 or len(dims) not in lengths or any(d < 0 for d in dims):
         expected = " or ".join(str(n) for n in lengths)
-        raise WindowError(
-            f"{name} must be a vector of {expected} non-negative values, got {dims}"
-        )
+        raise WindowError(f"{name} must be a vector of {expected} non-negative values, got {dims}")
     return dims
 
 
-def backpropInputDims(sizes: list[int], f: Sequence[int], dy: Sequence[int],
-                      dataFormat: str) -> list[int]:
+def backpropInputDims(
+    sizes: list[int], f: Sequence[int], dy: Sequence[int], dataFormat: str
+) -> list[int]:
     """The input shape (``dataFormat`` order) ``input_sizes`` gives: its 4 values, or its 2
     spatial ones with the batch of ``out_backprop`` (``dy``) and the depth of the filter.
 
@@ -395,8 +339,7 @@ def backpropInputDims(sizes: list[int], f: Sequence[int], dy: Sequence[int],
         return sizes
     if len(dy) != 4 or len(f) != 4:
         raise WindowError(
-            f"filter and out_backprop must be 4-dimensional, got shapes {list(f)} and "
-            f"{list(dy)}"
+            f"filter and out_backprop must be 4-dimensional, got shapes {list(f)} and {list(dy)}"
         )
     return list(toFormat((int(dy[0]), sizes[0], sizes[1], int(f[2])), dataFormat))
 
@@ -415,9 +358,16 @@ def poolTaps(window: Window, sizes: Sizes) -> tuple[np.ndarray[Any, Any], np.nda
     return np.reshape(taps, (sizes.outH, sizes.outW, kh * kw)), counts
 
 
-def poolSizes(opType: str, ksize: Sequence[int], strides: Sequence[int], padding: str,
-              dataFormat: str, x: Sequence[int], explicitPaddings: Sequence[int] = (),
-              paddings: Sequence[str] = ("SAME", "VALID")) -> tuple[Window, Sizes]:
+def poolSizes(
+    opType: str,
+    ksize: Sequence[int],
+    strides: Sequence[int],
+    padding: str,
+    dataFormat: str,
+    x: Sequence[int],
+    explicitPaddings: Sequence[int] = (),
+    paddings: Sequence[str] = ("SAME", "VALID"),
+) -> tuple[Window, Sizes]:
     """A pooling window sized at run time against an input of shape ``x`` (``dataFormat``
     order); ``explicitPaddings`` and ``paddings`` as :func:`poolWindow`'s.
 

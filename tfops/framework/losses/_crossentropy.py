@@ -36,28 +36,9 @@ def _checkAxis(owner: str, axis: int, rank: int) -> int:
     return axis % rank
 
 
-class BinaryCrossentropy(Loss):
-    """The binary cross-entropy of labels (0 or 1, or probabilities) and predicted
-    probabilities, averaged over ``axis``:
-    ``-mean(labels * log(p) + (1 - labels) * log(1 - p), axis)``, with ``p`` the predictions
-    clipped to ``[1e-7, 1 - 1e-7]`` (or ``sigmoid(predictions)`` computed stably, from logits).
-
-    Args:
-        tf: the facade the loss builds with.
-        fromLogits: whether the predictions are logits (else probabilities).
-        labelSmoothing: in [0, 1]: labels are squeezed towards 0.5,
-            ``labels * (1 - labelSmoothing) + 0.5 * labelSmoothing``.
-        axis: the axis the mean is taken over.
-        reduction: how the per-sample values are reduced.
-        name: the name of the sub-scope each call builds in.
-
-    Example:
-        >>> g = Graph(); tf = Ops.create(g)
-        >>> bce = BinaryCrossentropy(tf, fromLogits=True)
-        >>> loss = bce.call(tf.constant([[1.0, 0.0]]), tf.constant([[2.0, -1.0]]))
-        >>> round(float(Session(g).runner().fetch(loss).run()[0]), 4)
-        0.2201
-    """
+class _SmoothedCrossentropy(Loss):
+    """What the binary and the categorical cross-entropy share: their constructor (the
+    predictions' kind, the label smoothing and the axis, checked) and its accessors."""
 
     def __init__(
         self,
@@ -80,8 +61,33 @@ class BinaryCrossentropy(Loss):
         return self._fromLogits
 
     def getLabelSmoothing(self) -> float:
-        """How far the labels are squeezed towards 0.5."""
+        """How far the labels are squeezed towards 0.5 (binary) or towards the uniform
+        distribution (categorical)."""
         return self._labelSmoothing
+
+
+class BinaryCrossentropy(_SmoothedCrossentropy):
+    """The binary cross-entropy of labels (0 or 1, or probabilities) and predicted
+    probabilities, averaged over ``axis``:
+    ``-mean(labels * log(p) + (1 - labels) * log(1 - p), axis)``, with ``p`` the predictions
+    clipped to ``[1e-7, 1 - 1e-7]`` (or ``sigmoid(predictions)`` computed stably, from logits).
+
+    Args:
+        tf: the facade the loss builds with.
+        fromLogits: whether the predictions are logits (else probabilities).
+        labelSmoothing: in [0, 1]: labels are squeezed towards 0.5,
+            ``labels * (1 - labelSmoothing) + 0.5 * labelSmoothing``.
+        axis: the axis the mean is taken over.
+        reduction: how the per-sample values are reduced.
+        name: the name of the sub-scope each call builds in.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> bce = BinaryCrossentropy(tf, fromLogits=True)
+        >>> loss = bce.call(tf.constant([[1.0, 0.0]]), tf.constant([[2.0, -1.0]]))
+        >>> round(float(Session(g).runner().fetch(loss).run()[0]), 4)
+        0.2201
+    """
 
     def _losses(self, tf: Ops, labels: Output[Any], predictions: Output[Any]) -> Output[Any]:
         axis = _checkAxis(type(self).__name__, self._axis, predictions.shape().numDimensions())
@@ -106,7 +112,7 @@ class BinaryCrossentropy(Loss):
         return tf.math.mean(values, axis).asOutput()
 
 
-class CategoricalCrossentropy(Loss):
+class CategoricalCrossentropy(_SmoothedCrossentropy):
     """The cross-entropy of one-hot (or probability) labels and predicted class probabilities
     along ``axis``: ``-sum(labels * log(p), axis)``, with ``p`` the predictions scaled to sum
     to 1 and clipped to ``[1e-7, 1 - 1e-7]`` (or ``softmax(predictions)``, from logits).
@@ -120,30 +126,6 @@ class CategoricalCrossentropy(Loss):
         reduction: how the per-sample values are reduced.
         name: the name of the sub-scope each call builds in.
     """
-
-    def __init__(
-        self,
-        tf: Ops,
-        *,
-        fromLogits: bool = False,
-        labelSmoothing: float = 0.0,
-        axis: int = -1,
-        reduction: Reduction | str = Reduction.SUM_OVER_BATCH_SIZE,
-        name: str | None = None,
-    ) -> None:
-        super().__init__(tf, reduction=reduction, name=name)
-        kind = type(self).__name__
-        self._fromLogits = checkBool(kind, "fromLogits", fromLogits)
-        self._labelSmoothing = checkFraction(kind, "labelSmoothing", labelSmoothing)
-        self._axis = checkInt(kind, "axis", axis)
-
-    def isFromLogits(self) -> bool:
-        """Whether the predictions are logits."""
-        return self._fromLogits
-
-    def getLabelSmoothing(self) -> float:
-        """How far the labels are squeezed towards the uniform distribution."""
-        return self._labelSmoothing
 
     def _losses(self, tf: Ops, labels: Output[Any], predictions: Output[Any]) -> Output[Any]:
         rank = predictions.shape().numDimensions()

@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any, Final, cast
 
 from scope import HasOp
-from tfops.framework.optimizers._base import Optimizer, Step, checkHyperparameter
+from tfops.framework.optimizers._adam_family import AdamFamily
+from tfops.framework.optimizers._base import Step
 from tfops.graph import Graph
 from tfops.op.core import Assign, Variable
 from tfops.op.math import Mul
@@ -17,7 +18,7 @@ from tfops.types import TFloat32
 __all__ = ["Adam"]
 
 
-class Adam(Optimizer):
+class Adam(AdamFamily):
     """Adam (Kingma and Ba, 2014; TensorFlow's ``AdamOptimizer``, through ``ApplyAdam``).
 
     At step ``t``: ``lr_t = learningRate * sqrt(1 - betaTwo^t) / (1 - betaOne^t)``,
@@ -37,20 +38,19 @@ class Adam(Optimizer):
         [2.9, -1.9]
     """
 
-    LEARNING_RATE_DEFAULT: Final = 0.001
     EPSILON_DEFAULT: Final = 1e-8
-    BETA_ONE_DEFAULT: Final = 0.9
-    BETA_TWO_DEFAULT: Final = 0.999
-    FIRST_MOMENT: Final = "m"
-    SECOND_MOMENT: Final = "v"
 
-    def __init__(self, graph: Graph, learningRate: float | Output[Any] = LEARNING_RATE_DEFAULT,
-                 *, betaOne: float = BETA_ONE_DEFAULT, betaTwo: float = BETA_TWO_DEFAULT,
-                 epsilon: float = EPSILON_DEFAULT, name: str | None = None) -> None:
-        super().__init__(graph, learningRate, name)
-        self._betaOne = checkHyperparameter("Adam", "betaOne", betaOne)
-        self._betaTwo = checkHyperparameter("Adam", "betaTwo", betaTwo)
-        self._epsilon = checkHyperparameter("Adam", "epsilon", epsilon)
+    def __init__(
+        self,
+        graph: Graph,
+        learningRate: float | Output[Any] = AdamFamily.LEARNING_RATE_DEFAULT,
+        *,
+        betaOne: float = AdamFamily.BETA_ONE_DEFAULT,
+        betaTwo: float = AdamFamily.BETA_TWO_DEFAULT,
+        epsilon: float = EPSILON_DEFAULT,
+        name: str | None = None,
+    ) -> None:
+        super().__init__(graph, learningRate, betaOne, betaTwo, epsilon, name)
         self._powers: tuple[Variable[TFloat32], Variable[TFloat32]] | None = None
 
     def getOptimizerName(self) -> str:
@@ -61,8 +61,7 @@ class Adam(Optimizer):
         return self._powers
 
     def _createSlots(self, variable: Output[Any]) -> None:
-        self._createSlot(variable, self.FIRST_MOMENT, 0.0)
-        self._createSlot(variable, self.SECOND_MOMENT, 0.0)
+        self._createMoments(variable)
         if self._powers is None:
             self._powers = (
                 self._createVariable("beta1_power", (), TFloat32, self._betaOne),
@@ -72,10 +71,10 @@ class Adam(Optimizer):
     def _applyDense(self, step: Step, grad: Output[Any], variable: Output[Any]) -> HasOp:
         assert self._powers is not None
         dtype = variable.dataType()
-        name = variable.op().name()
         return ApplyAdam.create(
-            step.scope, variable, self._slots[self.FIRST_MOMENT][name],
-            self._slots[self.SECOND_MOMENT][name],
+            step.scope,
+            variable,
+            *self._moments(variable),
             step.hyperparameter("beta1_power", self._powers[0].asOutput(), dtype),
             step.hyperparameter("beta2_power", self._powers[1].asOutput(), dtype),
             step.learningRate(dtype),
@@ -89,10 +88,12 @@ class Adam(Optimizer):
         assert self._powers is not None
         after = step.scope.withControlDependencies(updates)
         return [
-            Assign.create(after, power, Mul.create(
-                after, power, step.hyperparameter(beta, value, TFloat32)))
-            for power, beta, value in zip(self._powers, ("beta1", "beta2"),
-                                          (self._betaOne, self._betaTwo), strict=True)
+            Assign.create(
+                after, power, Mul.create(after, power, step.hyperparameter(beta, value, TFloat32))
+            )
+            for power, beta, value in zip(
+                self._powers, ("beta1", "beta2"), (self._betaOne, self._betaTwo), strict=True
+            )
         ]
 
     def _saveState(self) -> object:
@@ -100,7 +101,3 @@ class Adam(Optimizer):
 
     def _restoreState(self, state: object) -> None:
         self._powers = cast("tuple[Variable[TFloat32], Variable[TFloat32]] | None", state)
-
-    def __repr__(self) -> str:
-        return (f"Adam(learningRate={self.getLearningRate()!r}, betaOne={self._betaOne!r}, "
-                f"betaTwo={self._betaTwo!r}, epsilon={self._epsilon!r})")

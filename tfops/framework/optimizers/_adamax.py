@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any, Final, cast
 
 from scope import HasOp
-from tfops.framework.optimizers._base import Optimizer, Step, checkHyperparameter
+from tfops.framework.optimizers._adam_family import AdamFamily
+from tfops.framework.optimizers._base import Step
 from tfops.graph import Graph
 from tfops.op.core import Assign, Variable
 from tfops.op.math import Mul
@@ -17,7 +18,7 @@ from tfops.types import TFloat32
 __all__ = ["AdaMax"]
 
 
-class AdaMax(Optimizer):
+class AdaMax(AdamFamily):
     """AdaMax (Kingma and Ba, 2014, section 7.1; TensorFlow Java's ``Adamax``, through
     ``ApplyAdaMax``).
 
@@ -31,33 +32,28 @@ class AdaMax(Optimizer):
         >>> from tfops.framework.optimizers import AdaMax
         >>> g = Graph(); tf = Ops.create(g)
         >>> w = tf.variable(np.array([3.0, -2.0]))
-        >>> step = AdaMax(g, 0.1).minimize(tf.sum(tf.math.square(w), 0))
+        >>> adamax = AdaMax(g, 0.1)
+        >>> step = adamax.minimize(tf.sum(tf.math.square(w), 0))
         >>> s = Session(g); s.initialize(); s.run(step)
         >>> [round(x, 6) for x in s.runner().fetch(w).run()[0].tolist()]
         [2.9, -1.9]
+        >>> round(float(s.runner().fetch(adamax.getBetaOnePower()).run()[0]), 6)  # betaOne^2
+        0.81
     """
 
-    LEARNING_RATE_DEFAULT: Final = 0.001
     EPSILON_DEFAULT: Final = 1e-7
-    BETA_ONE_DEFAULT: Final = 0.9
-    BETA_TWO_DEFAULT: Final = 0.999
-    FIRST_MOMENT: Final = "m"
-    SECOND_MOMENT: Final = "v"
 
     def __init__(
         self,
         graph: Graph,
-        learningRate: float | Output[Any] = LEARNING_RATE_DEFAULT,
+        learningRate: float | Output[Any] = AdamFamily.LEARNING_RATE_DEFAULT,
         *,
-        betaOne: float = BETA_ONE_DEFAULT,
-        betaTwo: float = BETA_TWO_DEFAULT,
+        betaOne: float = AdamFamily.BETA_ONE_DEFAULT,
+        betaTwo: float = AdamFamily.BETA_TWO_DEFAULT,
         epsilon: float = EPSILON_DEFAULT,
         name: str | None = None,
     ) -> None:
-        super().__init__(graph, learningRate, name)
-        self._betaOne = checkHyperparameter("AdaMax", "betaOne", betaOne)
-        self._betaTwo = checkHyperparameter("AdaMax", "betaTwo", betaTwo)
-        self._epsilon = checkHyperparameter("AdaMax", "epsilon", epsilon)
+        super().__init__(graph, learningRate, betaOne, betaTwo, epsilon, name)
         self._power: Variable[TFloat32] | None = None
 
     def getOptimizerName(self) -> str:
@@ -68,20 +64,17 @@ class AdaMax(Optimizer):
         return self._power
 
     def _createSlots(self, variable: Output[Any]) -> None:
-        self._createSlot(variable, self.FIRST_MOMENT, 0.0)
-        self._createSlot(variable, self.SECOND_MOMENT, 0.0)
+        self._createMoments(variable)
         if self._power is None:
             self._power = self._createVariable("beta1_power", (), TFloat32, self._betaOne)
 
     def _applyDense(self, step: Step, grad: Output[Any], variable: Output[Any]) -> HasOp:
         assert self._power is not None
         dtype = variable.dataType()
-        name = variable.op().name()
         return ApplyAdaMax.create(
             step.scope,
             variable,
-            self._slots[self.FIRST_MOMENT][name],
-            self._slots[self.SECOND_MOMENT][name],
+            *self._moments(variable),
             step.hyperparameter("beta1_power", self._power.asOutput(), dtype),
             step.learningRate(dtype),
             step.hyperparameter("beta1", self._betaOne, dtype),
@@ -101,9 +94,3 @@ class AdaMax(Optimizer):
 
     def _restoreState(self, state: object) -> None:
         self._power = cast("Variable[TFloat32] | None", state)
-
-    def __repr__(self) -> str:
-        return (
-            f"AdaMax(learningRate={self.getLearningRate()!r}, betaOne={self._betaOne!r}, "
-            f"betaTwo={self._betaTwo!r}, epsilon={self._epsilon!r})"
-        )

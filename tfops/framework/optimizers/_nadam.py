@@ -7,7 +7,8 @@ from typing import Any, Final, TypeAlias, cast
 import numpy as np
 
 from scope import HasOp
-from tfops.framework.optimizers._base import Optimizer, Step, checkHyperparameter
+from tfops.framework.optimizers._adam_family import AdamFamily
+from tfops.framework.optimizers._base import Step
 from tfops.graph import Graph
 from tfops.op.core import Variable
 from tfops.operation import Operation
@@ -20,7 +21,7 @@ __all__ = ["Nadam"]
 _State: TypeAlias = "tuple[Variable[TFloat64], Variable[TInt64]] | None"
 
 
-class Nadam(Optimizer):
+class Nadam(AdamFamily):
     """Nadam (Dozat, 2016), as Keras 2's ``Nadam`` (TensorFlow Java's ``Nadam``).
 
     At step ``t`` (counted from 1) the momentum schedule is ``mu_t = betaOne * (1 - 0.5 *
@@ -37,18 +38,16 @@ class Nadam(Optimizer):
         >>> from tfops.framework.optimizers import Nadam
         >>> g = Graph(); tf = Ops.create(g)
         >>> w = tf.variable(np.array([3.0, -2.0]))
-        >>> step = Nadam(g, 0.1).minimize(tf.sum(tf.math.square(w), 0))
+        >>> nadam = Nadam(g, 0.1)
+        >>> step = nadam.minimize(tf.sum(tf.math.square(w), 0))
         >>> s = Session(g); s.initialize(); s.run(step)
         >>> [round(x, 4) for x in s.runner().fetch(w).run()[0].tolist()]
         [2.9, -1.9]
+        >>> int(s.runner().fetch(nadam.getIterations()).run()[0])
+        1
     """
 
-    LEARNING_RATE_DEFAULT: Final = 0.001
     EPSILON_DEFAULT: Final = 1e-8
-    BETA_ONE_DEFAULT: Final = 0.9
-    BETA_TWO_DEFAULT: Final = 0.999
-    FIRST_MOMENT: Final = "m"
-    SECOND_MOMENT: Final = "v"
     MOMENTUM: Final = "momentum"
     DECAY_BASE: Final = 0.96
     DECAY: Final = 0.004
@@ -56,17 +55,14 @@ class Nadam(Optimizer):
     def __init__(
         self,
         graph: Graph,
-        learningRate: float | Output[Any] = LEARNING_RATE_DEFAULT,
+        learningRate: float | Output[Any] = AdamFamily.LEARNING_RATE_DEFAULT,
         *,
-        betaOne: float = BETA_ONE_DEFAULT,
-        betaTwo: float = BETA_TWO_DEFAULT,
+        betaOne: float = AdamFamily.BETA_ONE_DEFAULT,
+        betaTwo: float = AdamFamily.BETA_TWO_DEFAULT,
         epsilon: float = EPSILON_DEFAULT,
         name: str | None = None,
     ) -> None:
-        super().__init__(graph, learningRate, name)
-        self._betaOne = checkHyperparameter("Nadam", "betaOne", betaOne)
-        self._betaTwo = checkHyperparameter("Nadam", "betaTwo", betaTwo)
-        self._epsilon = checkHyperparameter("Nadam", "epsilon", epsilon)
+        super().__init__(graph, learningRate, betaOne, betaTwo, epsilon, name)
         self._state: tuple[Variable[TFloat64], Variable[TInt64]] | None = None
         self._coefficients: dict[str, Output[Any]] = {}
 
@@ -82,8 +78,7 @@ class Nadam(Optimizer):
         return None if self._state is None else self._state[1]
 
     def _createSlots(self, variable: Output[Any]) -> None:
-        self._createSlot(variable, self.FIRST_MOMENT, 0.0)
-        self._createSlot(variable, self.SECOND_MOMENT, 0.0)
+        self._createMoments(variable)
         if self._state is None:
             self._state = (
                 self._createVariable(self.MOMENTUM, (), TFloat64, 1.0),
@@ -127,7 +122,6 @@ class Nadam(Optimizer):
 
     def _applyDense(self, step: Step, grad: Output[Any], variable: Output[Any]) -> HasOp:
         dtype = variable.dataType()
-        name = variable.op().name()
         tf = Ops(step.scope)
 
         def c(key: str) -> Output[Any]:
@@ -135,7 +129,7 @@ class Nadam(Optimizer):
 
         beta1 = step.hyperparameter("beta1", self._betaOne, dtype)
         beta2 = step.hyperparameter("beta2", self._betaTwo, dtype)
-        m, v = self._slots[self.FIRST_MOMENT][name], self._slots[self.SECOND_MOMENT][name]
+        m, v = self._moments(variable)
         gPrime = tf.math.div(grad, c("one_minus_m_schedule_new"))
         mT = tf.assign(
             m, tf.math.add(tf.math.mul(beta1, m), tf.math.mul(c("one_minus_beta1"), grad))
@@ -167,9 +161,3 @@ class Nadam(Optimizer):
 
     def _restoreState(self, state: object) -> None:
         self._state = cast(_State, state)
-
-    def __repr__(self) -> str:
-        return (
-            f"Nadam(learningRate={self.getLearningRate()!r}, betaOne={self._betaOne!r}, "
-            f"betaTwo={self._betaTwo!r}, epsilon={self._epsilon!r})"
-        )
