@@ -90,7 +90,7 @@ def nodeDefOf(op: Operation) -> Any:
         assert kind is not None, f"{op.type()} has attribute {name!r} its spec does not define"
         node.attr[name].CopyFrom(attrToProto(kind, value))
     for name, inputName in TF_TYPE_LISTS.get(op.type(), {}).items():
-        types = listTypes(opdef, op.inputs(), inputName)
+        types = listTypes(opdef, op.inputs(), inputName, op.attrs().get("N"))
         node.attr[name].CopyFrom(attrToProto("list(type)", types))
     return node
 
