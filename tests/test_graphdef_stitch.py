@@ -90,15 +90,23 @@ def edited(change: Any) -> bytes:
 
 @pytest.mark.parametrize(
     ("change", "fragment"),
-    [(lambda node: node.attr["N"].__setattr__("i", 3),
-      "DynamicStitch takes 0 single input(s) and 2 lists of N = 3 tensor(s) each (indices, "
-      "data), got 4 data input(s)"),
-     (lambda node: node.input.pop(),
-      "DynamicStitch takes 0 single input(s) and 2 lists of N = 2 tensor(s) each (indices, "
-      "data), got 3 data input(s)"),
-     (lambda node: node.attr.pop("N"),
-      "DynamicStitch has 2 list inputs (indices, data) whose length is the attribute N, which "
-      "the node lacks")],
+    [
+        (
+            lambda node: node.attr["N"].__setattr__("i", 3),
+            "DynamicStitch takes 0 single input(s) and 2 lists of N = 3 tensor(s) each (indices, "
+            "data), got 4 data input(s)",
+        ),
+        (
+            lambda node: node.input.pop(),
+            "DynamicStitch takes 0 single input(s) and 2 lists of N = 2 tensor(s) each (indices, "
+            "data), got 3 data input(s)",
+        ),
+        (
+            lambda node: node.attr.pop("N"),
+            "DynamicStitch has 2 list inputs (indices, data) whose length is the attribute N, "
+            "which the node lacks",
+        ),
+    ],
     ids=["wrongN", "missingInput", "noN"],
 )
 def test_aStitchNodeWhoseListsDoNotFitNIsRefusedAndTheGraphIsUnchanged(

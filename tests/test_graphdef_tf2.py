@@ -22,7 +22,6 @@ import pytest
 
 from tfops import Graph, Ops, Session
 from tfops.backend import backendNames
-from tfops.errors import IllegalArgumentError
 from tfops.op.core import Gradients
 from tfops.opdef import registeredOps
 from tfops.output import Output

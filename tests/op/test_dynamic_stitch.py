@@ -34,8 +34,9 @@ def lists(case: str, kind: str) -> list[Any]:
 @pytest.mark.parametrize("case", CASES)
 def test_kernelMatchesTensorFlow(tf: Ops, run: Any, case: str, method: str) -> None:
     data = lists(case, "data")
-    y = getattr(tf, method)([tf.constant(i) for i in lists(case, "indices")],
-                            [tf.constant(d) for d in data])
+    y = getattr(tf, method)(
+        [tf.constant(i) for i in lists(case, "indices")], [tf.constant(d) for d in data]
+    )
     expected = FIXTURES[f"{case}/out"]
     assert y.asOutput().shape() == Shape.of(*expected.shape)  # constant indices: all known
     assertMatches(run(y), expected, DTYPES[data[0].dtype.name])
@@ -59,19 +60,20 @@ def test_gradientMatchesTensorFlowAlsoForRepeatedIndices(tf: Ops, run: Any, case
 @pytest.mark.parametrize("method", STITCHES)
 @pytest.mark.parametrize(
     ("indices", "shapes"),
-    [([[0, 2], [1, 3]], [(2,), (2,)]),
-     ([2, [[0], [1]]], [(3,), (2, 1, 3)]),
-     ([[[3, 0], [1, 2]]], [(2, 2, 2)]),
-     ([[4], [0, 2]], [(1, 2), (2, 2)])],  # rows 1 and 3 are zeros
+    [
+        ([[0, 2], [1, 3]], [(2,), (2,)]),
+        ([2, [[0], [1]]], [(3,), (2, 1, 3)]),
+        ([[[3, 0], [1, 2]]], [(2, 2, 2)]),
+        ([[4], [0, 2]], [(1, 2), (2, 2)]),
+    ],  # rows 1 and 3 are zeros
     ids=["vectors", "scalarIndex", "matrixIndices", "gaps"],
 )
-def test_gradientMatchesFiniteDifferences(tf: Ops, method: str, indices: Any,
-                                          shapes: Any) -> None:
-    values = [np.linspace(-1.0, 2.0, int(np.prod(s))).reshape(s) + k for k, s in
-              enumerate(shapes)]
+def test_gradientMatchesFiniteDifferences(tf: Ops, method: str, indices: Any, shapes: Any) -> None:
+    values = [np.linspace(-1.0, 2.0, int(np.prod(s))).reshape(s) + k for k, s in enumerate(shapes)]
     stitch = getattr(tf, method)
-    assertGradient(tf, lambda *xs: stitch([np.array(i, np.int32) for i in indices], list(xs)),
-                   values)
+    assertGradient(
+        tf, lambda *xs: stitch([np.array(i, np.int32) for i in indices], list(xs)), values
+    )
 
 
 def test_secondDerivativeMatchesFiniteDifferences(tf: Ops) -> None:
@@ -92,24 +94,29 @@ def test_indicesHaveNoGradient(tf: Ops) -> None:
 
 @pytest.mark.parametrize(
     ("indices", "data", "expected"),
-    [([Shape.of(2), Shape.of(3)], [Shape.of(2, 4), Shape.of(3, 4)], Shape.of(-1, 4)),
-     ([Shape.of(2), Shape.of(3)], [Shape.of(2, -1), Shape.of(-1, 4)], Shape.of(-1, 4)),
-     ([Shape.unknown()], [Shape.of(2, 4)], Shape.unknown()),
-     ([Shape.of(2)], [Shape.unknown()], Shape.unknown()),
-     ([Shape.of(-1), Shape.of(2, 2)], [Shape.of(5, 3), Shape.unknown()], Shape.of(-1, 3)),
-     ([Shape.scalar()], [Shape.of(2, 3)], Shape.of(-1, 2, 3))],
+    [
+        ([Shape.of(2), Shape.of(3)], [Shape.of(2, 4), Shape.of(3, 4)], Shape.of(-1, 4)),
+        ([Shape.of(2), Shape.of(3)], [Shape.of(2, -1), Shape.of(-1, 4)], Shape.of(-1, 4)),
+        ([Shape.unknown()], [Shape.of(2, 4)], Shape.unknown()),
+        ([Shape.of(2)], [Shape.unknown()], Shape.unknown()),
+        ([Shape.of(-1), Shape.of(2, 2)], [Shape.of(5, 3), Shape.unknown()], Shape.of(-1, 3)),
+        ([Shape.scalar()], [Shape.of(2, 3)], Shape.of(-1, 2, 3)),
+    ],
     ids=["rows", "mergedRows", "unknownIndices", "unknownData", "someUnknown", "scalar"],
 )
 def test_staticShapeOfFedIndices(tf: Ops, indices: Any, data: Any, expected: Shape) -> None:
-    y = tf.dynamicStitch([placeholder(tf, TInt32, s) for s in indices],
-                         [placeholder(tf, TFloat32, s) for s in data])
+    y = tf.dynamicStitch(
+        [placeholder(tf, TInt32, s) for s in indices], [placeholder(tf, TFloat32, s) for s in data]
+    )
     assert y.asOutput().shape() == expected
     assert y.op().attr("N") == len(indices) and y.asOutput().dataType() is TFloat32
 
 
 def test_constantIndicesGiveTheRowCount(tf: Ops) -> None:
-    y = tf.dynamicStitch([tf.constant([0, 6]), tf.constant(3)],
-                         [placeholder(tf, TFloat32, (2, 5)), placeholder(tf, TFloat32, (5,))])
+    y = tf.dynamicStitch(
+        [tf.constant([0, 6]), tf.constant(3)],
+        [placeholder(tf, TFloat32, (2, 5)), placeholder(tf, TFloat32, (5,))],
+    )
     assert y.asOutput().shape() == Shape.of(7, 5)
     empty = tf.dynamicStitch([np.zeros(0, np.int32)], [np.zeros((0, 2), np.float32)])
     assert empty.asOutput().shape() == Shape.of(0, 2)
@@ -117,45 +124,89 @@ def test_constantIndicesGiveTheRowCount(tf: Ops) -> None:
 
 @pytest.mark.parametrize(
     ("indices", "data", "error", "fragment"),
-    [([[0, 1]], [[1.0], [2.0]], ValueError, "got 1 indices tensor(s) and 2 data tensor(s); "
-      "give one int32 indices tensor per data tensor"),
-     ([[0], [1]], [[1.0]], ValueError, "got 2 indices tensor(s) and 1 data tensor(s)"),
-     ([[0, 1]], [[1.0, 2.0, 3.0]], ValueError, "data[0] has shape [3], which does not start "
-      "with the shape of indices[0], [2] (one data row per index)"),
-     ([[[0, 1]]], [[1.0, 2.0]], ValueError, "data[0] has shape [2], which does not start"),
-     ([[0], [1]], [[[1.0, 2.0]], [[1.0, 2.0, 3.0]]], ValueError,
-      "data[1].shape[1:] = [3] differs from the rows of the data before it, [2]: every data "
-      "row must have one shape R"),
-     ([[0, -1]], [[1.0, 2.0]], ValueError, "indices[0] holds -1; indices must not be negative"),
-     ([np.array([0.0], np.float32)], [[1.0]], TypeError, "input 'indices' must be int32"),
-     ([np.array([0], np.int64)], [[1.0]], TypeError, "input 'indices' must be int32"),
-     ([], [], ValueError, "input list 'indices' must not be empty")],
-    ids=["fewerIndices", "fewerData", "shortData", "rankTooSmall", "rowsDiffer", "negative",
-         "floatIndices", "int64Indices", "empty"],
+    [
+        (
+            [[0, 1]],
+            [[1.0], [2.0]],
+            ValueError,
+            "got 1 indices tensor(s) and 2 data tensor(s); "
+            "give one int32 indices tensor per data tensor",
+        ),
+        ([[0], [1]], [[1.0]], ValueError, "got 2 indices tensor(s) and 1 data tensor(s)"),
+        (
+            [[0, 1]],
+            [[1.0, 2.0, 3.0]],
+            ValueError,
+            "data[0] has shape [3], which does not start "
+            "with the shape of indices[0], [2] (one data row per index)",
+        ),
+        ([[[0, 1]]], [[1.0, 2.0]], ValueError, "data[0] has shape [2], which does not start"),
+        (
+            [[0], [1]],
+            [[[1.0, 2.0]], [[1.0, 2.0, 3.0]]],
+            ValueError,
+            "data[1].shape[1:] = [3] differs from the rows of the data before it, [2]: every data "
+            "row must have one shape R",
+        ),
+        ([[0, -1]], [[1.0, 2.0]], ValueError, "indices[0] holds -1; indices must not be negative"),
+        ([np.array([0.0], np.float32)], [[1.0]], TypeError, "input 'indices' must be int32"),
+        ([np.array([0], np.int64)], [[1.0]], TypeError, "input 'indices' must be int32"),
+        ([], [], ValueError, "input list 'indices' must not be empty"),
+    ],
+    ids=[
+        "fewerIndices",
+        "fewerData",
+        "shortData",
+        "rankTooSmall",
+        "rowsDiffer",
+        "negative",
+        "floatIndices",
+        "int64Indices",
+        "empty",
+    ],
 )
-def test_badArgumentsAreRejected(graph: Graph, tf: Ops, indices: Any, data: Any,
-                                 error: type[Exception], fragment: str) -> None:
-    assertRejected(graph, lambda: tf.dynamicStitch(indices, data), error,
-                   f"DynamicStitch 'DynamicStitch' ({HERE}", fragment)
+def test_badArgumentsAreRejected(
+    graph: Graph, tf: Ops, indices: Any, data: Any, error: type[Exception], fragment: str
+) -> None:
+    assertRejected(
+        graph,
+        lambda: tf.dynamicStitch(indices, data),
+        error,
+        f"DynamicStitch 'DynamicStitch' ({HERE}",
+        fragment,
+    )
 
 
 def test_mixedDataTypesAreRejected(graph: Graph, tf: Ops) -> None:
     data = [np.array([1.0], np.float32), np.array([1], np.int32)]
-    assertRejected(graph, lambda: tf.dynamicStitch([[0], [1]], data),
-                   TypeError, "DynamicStitch 'DynamicStitch'", "inputs of one type attribute "
-                   "must have the same data type")
+    assertRejected(
+        graph,
+        lambda: tf.dynamicStitch([[0], [1]], data),
+        TypeError,
+        "DynamicStitch 'DynamicStitch'",
+        "inputs of one type attribute must have the same data type",
+    )
 
 
 @pytest.mark.parametrize(
     ("indices", "data", "fragment"),
-    [([[0, 1]], [[1.0, 2.0, 3.0]], "data[0] has shape [3], which does not start with the shape "
-      "of indices[0], [2]"),
-     ([[0], [1]], [[[1.0]], [[1.0, 2.0]]], "data[1].shape[1:] = [2] differs from "
-      "data[0].shape[1:] = [1]")],
+    [
+        (
+            [[0, 1]],
+            [[1.0, 2.0, 3.0]],
+            "data[0] has shape [3], which does not start with the shape of indices[0], [2]",
+        ),
+        (
+            [[0], [1]],
+            [[[1.0]], [[1.0, 2.0]]],
+            "data[1].shape[1:] = [2] differs from data[0].shape[1:] = [1]",
+        ),
+    ],
     ids=["shortData", "rowsDiffer"],
 )
-def test_badDataShapesFedAtRunTime(tf: Ops, run: Any, indices: Any, data: Any,
-                                   fragment: str) -> None:
+def test_badDataShapesFedAtRunTime(
+    tf: Ops, run: Any, indices: Any, data: Any, fragment: str
+) -> None:
     """Data whose shapes are known only at run time are checked by the kernel."""
     fed = [tf.placeholder(TFloat32) for _ in data]
     y = tf.dynamicStitch([np.array(i, np.int32) for i in indices], fed)
@@ -193,7 +244,5 @@ def test_indicesComputedFromShapesRunOnEveryBackend(tf: Ops, run: Any) -> None:
     x = tf.placeholder(TFloat32)
     shape = tf.shape(x)
     rank = tf.size(shape)
-    y = tf.dynamicStitch([tf.range(0, rank, 1), tf.constant([1])],
-                         [shape, tf.constant([1])])
-    np.testing.assert_array_equal(run(y, feeds={x: np.zeros((4, 3, 2), np.float32)}),
-                                  [4, 1, 2])
+    y = tf.dynamicStitch([tf.range(0, rank, 1), tf.constant([1])], [shape, tf.constant([1])])
+    np.testing.assert_array_equal(run(y, feeds={x: np.zeros((4, 3, 2), np.float32)}), [4, 1, 2])

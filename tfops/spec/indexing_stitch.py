@@ -71,7 +71,7 @@ def stitchRows(indices: Sequence[np.ndarray[Any, Any]], size: int) -> np.ndarray
     """For each of the ``size`` merged rows, the row it takes among the data tensors' rows laid
     end to end: the last one whose index names it (later indices win, as TensorFlow's CPU
     kernel does); rows no index names take the row past the end (the caller's zeros)."""
-    flat = np.concatenate([idx.reshape(-1) for idx in indices]).astype(np.intp)
+    flat = np.concatenate([np.ravel(idx) for idx in indices]).astype(np.intp)
     rows = np.full(size, -1, np.intp)
     np.maximum.at(rows, flat, np.arange(flat.size, dtype=np.intp))
     rows[rows < 0] = flat.size
@@ -80,7 +80,7 @@ def stitchRows(indices: Sequence[np.ndarray[Any, Any]], size: int) -> np.ndarray
 
 # -- the shape rule ------------------------------------------------------------------------
 def _stitchShape(ctx: InferContext) -> Sequence[Shape]:
-    n = ctx.attrs["N"]  # the builder counts each list: the last one, data, is what it kept
+    n: int = ctx.attrs["N"]  # the builder counts each list: the last one, data, is what it kept
     given = len(ctx.shapes) - n
     if given != n:
         raise ctx.error(f"got {given} indices tensor(s) and {n} data tensor(s); {_FIX}")

@@ -32,7 +32,7 @@ def _stitch(site: KernelSite) -> Kernel:
         rows = stitchRows(indices, size)
         # every data row end to end, then a row of zeros for the merged rows no index names
         flat = np.concatenate(
-            [d.reshape((i.size, *inner)) for i, d in zip(indices, data, strict=True)]
+            [np.reshape(d, (i.size, *inner)) for i, d in zip(indices, data, strict=True)]
             + [np.zeros((1, *inner), dtype)]
         )
         merged: Array = flat[rows]
