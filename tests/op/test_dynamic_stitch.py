@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 from opchecks import assertGradient, assertMatches, assertRejected, placeholder
 
-from tfops import Graph, Ops, Shape
-from tfops.errors import InvalidArgumentError
+from tfops import Graph, Ops, Session, Shape
+from tfops.errors import InvalidArgumentError, ResourceExhaustedError
 from tfops.types import TBool, TFloat16, TFloat32, TFloat64, TInt32, TInt64, TType, TUint8
 
 HERE = f"created at {__file__}:"
@@ -246,3 +246,18 @@ def test_indicesComputedFromShapesRunOnEveryBackend(tf: Ops, run: Any) -> None:
     rank = tf.size(shape)
     y = tf.dynamicStitch([tf.range(0, rank, 1), tf.constant([1])], [shape, tf.constant([1])])
     np.testing.assert_array_equal(run(y, feeds={x: np.zeros((4, 3, 2), np.float32)}), [4, 1, 2])
+
+
+def test_aHugeIndexExceedsTheMemoryLimitWithAClearError(graph: Graph, backend: str) -> None:
+    """The result has as many rows as the largest index plus one: checked against the
+    session's memory limit before anything is allocated."""
+    tf = Ops.create(graph)
+    x = tf.placeholder(TFloat32)
+    y = tf.dynamicStitch([np.array([0, 2**31 - 1], np.int32)], [x])
+    with Session(graph, backend=backend, memoryLimit=1 << 20) as session:
+        with pytest.raises(ResourceExhaustedError) as info:
+            session.runner().feed(x, np.ones((2, 4), np.float32)).fetch(y).run()
+    assert info.value.op == y.op()
+    assert "of shape [2147483648, 4] needs 34,359,738,368 bytes, more than the session's " in (
+        str(info.value)
+    )

@@ -29,6 +29,7 @@ def _stitch(site: KernelSite) -> Kernel:
             raise
         dtype = data[0].dtype
         checkAllocation([size, *inner], dtype, limit)
+        checkAllocation([size], np.intp, limit, "the row plan")  # one entry per merged row
         rows = stitchRows(indices, size)
         # every data row end to end, then a row of zeros for the merged rows no index names
         flat = np.concatenate(

@@ -12,12 +12,15 @@ when the request is compiled.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import jax.numpy as jnp
+import numpy as np
 
 from tfops.backend.xla.lowerings.indexing import check, staticValue
 from tfops.backend.xla.registry import LoweringSite, registerLowering
+from tfops.errors import ResourceExhaustedError
 from tfops.spec.indexing_stitch import stitchRows, stitchSize
 
 
@@ -30,8 +33,20 @@ def _stitch(site: LoweringSite, *inputs: Any) -> Any:
     except ValueError as e:
         check(False, str(e))
         raise
-    rows = stitchRows(indices, size)
     dtype = site.dtype()
+    # the result, and the row plan (one index per merged row) made now in numpy
+    for what, dims, itemsize in (
+        ("the result", [size, *inner], dtype.itemsize),
+        ("the row plan", [size], np.dtype(np.intp).itemsize),
+    ):
+        needed = math.prod(dims) * itemsize
+        if needed > site.memoryLimit:
+            raise ResourceExhaustedError(
+                None,
+                f"{what} of shape {dims} needs {needed:,} bytes, more than the session's "
+                f"memory limit of {site.memoryLimit:,} bytes",
+            )
+    rows = stitchRows(indices, size)
     flat = jnp.concatenate(
         [
             jnp.reshape(jnp.asarray(d, dtype), (i.size, *inner))
