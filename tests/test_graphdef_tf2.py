@@ -7,7 +7,8 @@ and average pooling, a softmax cross-entropy and its first and second gradients 
 ``tf.compat.v1.gradients``. Each runs on every backend with TensorFlow's outputs (float32: a
 few units in the last place), and tfops' own gradients of the imported graphs give
 TensorFlow's. The same program on inputs of any batch size makes TensorFlow compute gradient
-shapes with DynamicStitch, which tfops does not have: it is refused, naming it.
+shapes with DynamicStitch (an op of two list inputs sharing the count ``N``): it imports and
+gives TensorFlow's values too.
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ import pytest
 
 from tfops import Graph, Ops, Session
 from tfops.backend import backendNames
-from tfops.errors import IllegalArgumentError
 from tfops.op.core import Gradients
 from tfops.opdef import registeredOps
 from tfops.output import Output
@@ -29,7 +29,7 @@ from tfops.types import TFloat32
 
 FIXTURES = Path(__file__).parent / "fixtures" / "tf"
 VALUES = np.load(FIXTURES / "tf2_models.npz")
-MODELS = ["keras_mlp", "keras_cnn", "keras_cnn_gradients", "pool"]
+MODELS = ["keras_mlp", "keras_cnn", "keras_cnn_gradients", "pool", "pool_any_batch"]
 OP_TYPES: dict[str, list[str]] = json.loads(str(VALUES["ops"]))
 
 
@@ -78,9 +78,9 @@ def assertTensorFlows(got: list[Any], want: list[Any], labels: list[str]) -> Non
         np.testing.assert_allclose(value, theirs, rtol=1e-6, atol=4 * ulp, err_msg=label)
 
 
-def test_tfopsHasEveryOpTypeTheFixturesUseButDynamicStitch() -> None:
-    """What TensorFlow 2.21 programs write that tfops lacks: only DynamicStitch, in gradients
-    of means over inputs of any batch size (an op with two list inputs)."""
+def test_tfopsHasEveryOpTypeTheFixturesUse() -> None:
+    """Every op type these TensorFlow 2.21 programs write, DynamicStitch included (gradients
+    of means over inputs of any batch size)."""
     known = {spec.type for spec in registeredOps()}
     missing = {model: sorted(set(types) - known) for model, types in OP_TYPES.items()}
     assert missing == {
@@ -88,8 +88,9 @@ def test_tfopsHasEveryOpTypeTheFixturesUseButDynamicStitch() -> None:
         "keras_cnn": [],
         "keras_cnn_gradients": [],
         "pool": [],
-        "pool_any_batch": ["DynamicStitch"],
+        "pool_any_batch": [],
     }
+    assert "DynamicStitch" in OP_TYPES["pool_any_batch"]
     assert {
         "MaxPool",
         "MaxPoolGrad",
@@ -130,14 +131,9 @@ def test_tfopsGradientsOfTheImportedPoolingGraphAreTensorFlows(backend: str) -> 
     assertTensorFlows(got, [want["dx"], want["dgrad"], want["dx2"]], ["dx", "dgrad", "dx2"])
 
 
-def test_aGraphDefWithDynamicStitchIsRefusedNamingItAndTheGraphIsUnchanged() -> None:
-    graph = Graph()
-    tf = Ops.create(graph)
-    tf.constant(1.0)
-    before = [op.name() for op in graph.operations()]
-    with pytest.raises(IllegalArgumentError) as info:
-        graph.importGraphDef((FIXTURES / "tf2_pool_any_batch.pb").read_bytes())
-    message = str(info.value)
-    assert "1 op type(s) tfops does not know: DynamicStitch" in message
-    assert "gradients/Mean_grad/DynamicStitch" in message
-    assert [op.name() for op in graph.operations()] == before
+def test_aGraphDefWithDynamicStitchImportsWithItsTwoListInputs() -> None:
+    graph = imported("pool_any_batch")
+    stitch = graph.operation("gradients/Mean_grad/DynamicStitch")
+    assert stitch is not None and stitch.type() == "DynamicStitch"
+    assert stitch.attr("N") == 2 and stitch.numInputs() == 4
+    assert [i.dataType().NAME for i in stitch.inputs()] == ["int32"] * 4

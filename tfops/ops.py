@@ -51,6 +51,7 @@ from tfops.op.core import (
     ClipByValue,
     Concat,
     Constant,
+    DynamicStitch,
     ExpandDims,
     Fill,
     Gather,
@@ -62,6 +63,7 @@ from tfops.op.core import (
     OneHot,
     OnesLike,
     Pad,
+    ParallelDynamicStitch,
     Placeholder,
     Prod,
     Range,
@@ -5380,6 +5382,40 @@ class Ops:
             newAxisMask=newAxisMask,
             shrinkAxisMask=shrinkAxisMask,
         )
+
+    def dynamicStitch(
+        self,
+        indices: Sequence[Operand[TInt32] | TensorValue],
+        data: Sequence[Operand[T] | TensorValue],
+    ) -> DynamicStitch[T]:
+        """Interleaves the values from the ``data`` tensors into a single tensor.
+
+        Args:
+            indices: where each data row goes: ``indices[i]`` names a merged row for each row of
+                ``data[i]``.
+            data: the rows to merge: ``data[i]`` has shape ``indices[i].shape + R``.
+
+        Returns:
+            a new instance of DynamicStitch.
+        """
+        return DynamicStitch.create(self._scope, indices, data)
+
+    def parallelDynamicStitch(
+        self,
+        indices: Sequence[Operand[TInt32] | TensorValue],
+        data: Sequence[Operand[T] | TensorValue],
+    ) -> ParallelDynamicStitch[T]:
+        """Interleaves the values from the ``data`` tensors into a single tensor.
+
+        Args:
+            indices: where each data row goes: ``indices[i]`` names a merged row for each row of
+                ``data[i]``.
+            data: the rows to merge: ``data[i]`` has shape ``indices[i].shape + R``.
+
+        Returns:
+            a new instance of ParallelDynamicStitch.
+        """
+        return ParallelDynamicStitch.create(self._scope, indices, data)
 
     def reshape(
         self, tensor: Operand[T] | TensorValue, shape: Operand[TI] | TensorValue

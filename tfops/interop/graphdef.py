@@ -90,7 +90,8 @@ def nodeDefOf(op: Operation) -> Any:
         assert kind is not None, f"{op.type()} has attribute {name!r} its spec does not define"
         node.attr[name].CopyFrom(attrToProto(kind, value))
     for name, inputName in TF_TYPE_LISTS.get(op.type(), {}).items():
-        types = listTypes(opdef, op.inputs(), inputName)
+        count = op.attrs().get("N")
+        types = listTypes(opdef, op.inputs(), inputName, count if isinstance(count, int) else None)
         node.attr[name].CopyFrom(attrToProto("list(type)", types))
     return node
 

@@ -109,39 +109,53 @@ def topologicalOrder(nodes: list[Any]) -> list[Any]:
     return order
 
 
-def inputGroups(opdef: OpDef, count: int) -> list[tuple[InputDef, int, int]]:
+def inputGroups(
+    opdef: OpDef, count: int, listLength: int | None = None
+) -> list[tuple[InputDef, int, int]]:
     """Each input of ``opdef`` with where its tensors start among ``count`` flat inputs and how
-    many there are: one for a single tensor, the rest for the (one) list input.
+    many there are: one for a single tensor; for a list input, the rest when it is the only
+    one, else ``listLength`` (TensorFlow's attribute ``N``, the length that several list
+    inputs share: DynamicStitch's ``indices`` and ``data``).
 
     Raises:
-        ValueError: ``count`` is too small for the single inputs.
+        ValueError: ``count`` does not fit the single inputs and the lists.
     """
     singles = sum(1 for i in opdef.inputs if not i.isList)
     lists = len(opdef.inputs) - singles
-    if count < singles or (lists == 0 and count != singles):
-        names = ", ".join(i.name for i in opdef.inputs) or "none"
+    names = ", ".join(i.name for i in opdef.inputs) or "none"
+    if lists > 1:
+        if listLength is None:
+            raise IllegalArgumentError(
+                f"{opdef.type} has {lists} list inputs ({names}) whose length is the attribute "
+                "N, which the node lacks; give the node its N (TensorFlow writes it)"
+            )
+        if listLength < 1 or count != singles + lists * listLength:
+            raise IllegalArgumentError(
+                f"{opdef.type} takes {singles} single input(s) and {lists} lists of N = "
+                f"{listLength} tensor(s) each ({names}), got {count} data input(s)"
+            )
+    elif count < singles or (lists == 0 and count != singles):
         raise IllegalArgumentError(
             f"{opdef.type} takes {singles} single input(s){' and a list' if lists else ''} "
             f"({names}), got {count} data input(s)"
         )
-    if lists > 1:
-        raise IllegalArgumentError(
-            f"{opdef.type} has {lists} list inputs: GraphDef interop supports ops with at most one"
-        )
     groups: list[tuple[InputDef, int, int]] = []
     start = 0
     for spec in opdef.inputs:
-        n = count - singles if spec.isList else 1
+        n = (count - singles if lists == 1 else cast(int, listLength)) if spec.isList else 1
         groups.append((spec, start, n))
         start += n
     return groups
 
 
-def listTypes(opdef: OpDef, inputs: Sequence[Output[TType]], inputName: str) -> list[type[TType]]:
-    """The data types of the tensors of list input ``inputName`` among ``inputs``."""
+def listTypes(
+    opdef: OpDef, inputs: Sequence[Output[TType]], inputName: str, listLength: int | None = None
+) -> list[type[TType]]:
+    """The data types of the tensors of list input ``inputName`` among ``inputs`` (with
+    ``listLength``, the attribute ``N``, for an op of several list inputs)."""
     return [
         o.dataType()
-        for spec, start, count in inputGroups(opdef, len(inputs))
+        for spec, start, count in inputGroups(opdef, len(inputs), listLength)
         if spec.name == inputName
         for o in inputs[start : start + count]
     ]
@@ -174,7 +188,7 @@ class NodeReader:
                     f"has {source.numOutputs()} output(s)"
                 )
             inputs.append(source.output(index))
-        groups = inputGroups(opdef, len(inputs))
+        groups = inputGroups(opdef, len(inputs), self._sharedLength())
         for spec, start, count in groups:
             if spec.isList:
                 builder.addInputList(inputs[start : start + count])
@@ -185,6 +199,14 @@ class NodeReader:
             self._attr(builder, name, node.attr[name], listLength, inputs)
         builder.setDevice(node.device)
         return builder.build()
+
+    def _sharedLength(self) -> int | None:
+        """The node's ``N`` when its op has several list inputs (which share that length)."""
+        if sum(1 for i in self.opdef.inputs if i.isList) < 2 or "N" not in self.node.attr:
+            return None
+        return int(
+            cast(int, attrFromProto("int", self.node.attr["N"], f"attribute 'N' of {self.where}"))
+        )
 
     def _attr(
         self,
@@ -211,7 +233,7 @@ class NodeReader:
         listed = TF_TYPE_LISTS.get(opType, {}).get(name)
         if listed is not None:
             declared = attrFromProto("list(type)", value, where)
-            types = listTypes(self.opdef, inputs, listed)
+            types = listTypes(self.opdef, inputs, listed, self._sharedLength())
             checkTypeList(cast("tuple[type[TType], ...]", declared), types, where)
             return
         kind = attrKind(self.opdef, name)

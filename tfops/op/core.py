@@ -5,9 +5,10 @@
 Fill, Range, OneHot, Select, CheckNumerics, AssertThat, Constant, Placeholder, Identity,
 StopGradient, Max, Min, Sum, Prod, All, Any, Rank, Size, Squeeze, Tile, GatherNd, ScatterNd,
 TensorScatterNdUpdate, TensorScatterNdAdd, Split, SplitV, Reverse, ClipByValue, Where,
-SetDiff1d, Gather, Concat, Stack, Unstack, Pad, Slice, StridedSlice, StridedSliceGrad, Shape,
-Reshape, ExpandDims, BroadcastTo, BroadcastGradientArgs, ZerosLike, OnesLike, ShapeN, Variable,
-Assign, AssignAdd, AssignSub, NoOp.
+SetDiff1d, Gather, Concat, Stack, Unstack, Pad, Slice, StridedSlice, StridedSliceGrad,
+DynamicStitch, ParallelDynamicStitch, Shape, Reshape, ExpandDims, BroadcastTo,
+BroadcastGradientArgs, ZerosLike, OnesLike, ShapeN, Variable, Assign, AssignAdd, AssignSub,
+NoOp.
 
 Each class wraps one operation type; ``create`` adds a new operation to a scope's graph.
 The examples assume ``import numpy as np``, ``from tfops import Graph, Ops, Session,
@@ -104,6 +105,8 @@ __all__ = [
     "Slice",
     "StridedSlice",
     "StridedSliceGrad",
+    "DynamicStitch",
+    "ParallelDynamicStitch",
     "Reshape",
     "ExpandDims",
     "BroadcastTo",
@@ -3384,6 +3387,125 @@ class StridedSliceGrad(PrimitiveOp, Operators[T_co], Generic[T_co]):
     def asOutput(self) -> Output[T_co]:
         """Returns the symbolic handle of the tensor."""
         return self._output
+
+
+@final
+class DynamicStitch(PrimitiveOp, Operators[T_co], Generic[T_co]):
+    """Interleaves the values from the ``data`` tensors into a single tensor.
+
+    ``merged[indices[i][j, ...], ...] = data[i][j, ..., ...]``: each index names the row
+    of the result that the data row at its position becomes. ``data[i]`` has shape
+    ``indices[i].shape + R`` for one row shape ``R``, and the result has shape
+    ``[max(indices) + 1] + R`` (``[0] + R`` when every indices tensor is empty); rows that
+    no index names are zeros, as TensorFlow's CPU kernel leaves them. Indices must not be
+    negative. When indices repeat, the last one wins (``indices[1]``
+    over ``indices[0]``, a later position over an earlier one). The gradient of
+    ``data[i]`` is the result's gradient gathered at ``indices[i]`` (each repeated
+    index gets it, as TensorFlow gives it); the indices have none.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.dynamicStitch([tf.constant([0, 2]), tf.constant([[1], [2]])],
+        ...                    [tf.constant([10, 30]), tf.constant([[20], [40]])])
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [10, 20, 40]
+    """
+
+    OP_NAME: Final = "DynamicStitch"
+
+    __slots__ = ("_merged",)
+
+    def __init__(self, operation: Operation) -> None:
+        self._operation = operation
+        out = operation._out
+        self._merged = cast("Output[T_co]", out if out is not None else operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        indices: Sequence[Operand[TInt32] | TensorValue],
+        data: Sequence[Operand[T] | TensorValue],
+    ) -> DynamicStitch[T]:
+        """Factory method to create a class wrapping a new DynamicStitch operation.
+
+        Args:
+            scope: current scope.
+            indices: where each data row goes: ``indices[i]`` names a merged row for each row of
+                ``data[i]``.
+            data: the rows to merge: ``data[i]`` has shape ``indices[i].shape + R``.
+
+        Returns:
+            a new instance of DynamicStitch.
+        """
+        operation = build(scope, "DynamicStitch", (indices, data), {})
+        return DynamicStitch(operation)
+
+    def merged(self) -> Output[T_co]:
+        """Returns the rows merged, of shape ``[max(indices) + 1] + R``."""
+        return self._merged
+
+    def asOutput(self) -> Output[T_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._merged
+
+
+@final
+class ParallelDynamicStitch(PrimitiveOp, Operators[T_co], Generic[T_co]):
+    """Interleaves the values from the ``data`` tensors into a single tensor.
+
+    ``merged[indices[i][j, ...], ...] = data[i][j, ..., ...]``: each index names the row
+    of the result that the data row at its position becomes. ``data[i]`` has shape
+    ``indices[i].shape + R`` for one row shape ``R``, and the result has shape
+    ``[max(indices) + 1] + R`` (``[0] + R`` when every indices tensor is empty); rows that
+    no index names are zeros, as TensorFlow's CPU kernel leaves them. Indices must not be
+    negative. TensorFlow leaves open which data row a repeated
+    index takes; tfops takes the last, as DynamicStitch does. The gradient is
+    DynamicStitch's.
+
+    Example:
+        >>> g = Graph(); tf = Ops.create(g)
+        >>> y = tf.parallelDynamicStitch([tf.constant([1, 0])],
+        ...                            [tf.constant([[1.5, 2.5], [3.5, 4.5]])])
+        >>> Session(g).runner().fetch(y).run()[0].tolist()
+        [[3.5, 4.5], [1.5, 2.5]]
+    """
+
+    OP_NAME: Final = "ParallelDynamicStitch"
+
+    __slots__ = ("_merged",)
+
+    def __init__(self, operation: Operation) -> None:
+        self._operation = operation
+        out = operation._out
+        self._merged = cast("Output[T_co]", out if out is not None else operation.output(0))
+
+    @staticmethod
+    def create(
+        scope: Scope,
+        indices: Sequence[Operand[TInt32] | TensorValue],
+        data: Sequence[Operand[T] | TensorValue],
+    ) -> ParallelDynamicStitch[T]:
+        """Factory method to create a class wrapping a new ParallelDynamicStitch operation.
+
+        Args:
+            scope: current scope.
+            indices: where each data row goes: ``indices[i]`` names a merged row for each row of
+                ``data[i]``.
+            data: the rows to merge: ``data[i]`` has shape ``indices[i].shape + R``.
+
+        Returns:
+            a new instance of ParallelDynamicStitch.
+        """
+        operation = build(scope, "ParallelDynamicStitch", (indices, data), {})
+        return ParallelDynamicStitch(operation)
+
+    def merged(self) -> Output[T_co]:
+        """Returns the rows merged, of shape ``[max(indices) + 1] + R``."""
+        return self._merged
+
+    def asOutput(self) -> Output[T_co]:
+        """Returns the symbolic handle of the tensor."""
+        return self._merged
 
 
 @final
