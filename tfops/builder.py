@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar, final
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
 from scope import NAME_PATTERN, HasOp, Scope
+from tfops._attrvalues import checkAttrValue
+from tfops._knownops import KNOWN, KNOWN_KEPT, Signature, controlsOf, sharedAttrs, signature
 from tfops.errors import DataTypeError, IllegalArgumentError
 from tfops.opdef import NO_DEFAULT, InferContext, InputDef, OpDef, lookupOp
 from tfops.operation import Operation, userSite
 from tfops.output import Output
 from tfops.shape import Shape
-from tfops.types import TType, dataTypeOf
+from tfops.types import TType
 
 if TYPE_CHECKING:
     from tfops.graph import Graph
@@ -22,8 +24,6 @@ if TYPE_CHECKING:
 _T = TypeVar("_T", bound=TType)  # an operand of any data type (Operand is invariant in it)
 
 __all__ = ["OperationBuilder"]
-
-_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 
 
 class OperationBuilder:
@@ -78,7 +78,7 @@ class OperationBuilder:
         self._name = name
         self._inputs: list[Output[TType]] = []
         self._inputGroups: list[int | None] = []  # None: a single input; n: a list of n
-        self._controls: list[Operation] = _controlsOf(graph, scope)
+        self._controls: list[Operation] = controlsOf(graph, scope)
         self._init = scope.isInit()
         self._attrs: dict[str, Any] = {}
         self._device = scope.device()
@@ -107,7 +107,7 @@ class OperationBuilder:
         builder._name = name
         builder._inputs = inputs
         builder._inputGroups = groups
-        builder._controls = _controlsOf(graph, scope) if scope._controls else []
+        builder._controls = controlsOf(graph, scope) if scope._controls else []
         builder._init = scope._isInit
         builder._attrs = attrs
         builder._device = scope._device
@@ -198,16 +198,16 @@ class OperationBuilder:
                 f"{self._type} '{self._name}' (created at {self._site}): an operation "
                 "with this name already exists in the graph"
             )
-        sig = _signature(opdef)
+        sig = signature(opdef)
         attrs = self._checkAttrs(opdef, sig)
         types, shapes = self._infer(opdef, sig, attrs)
-        if sig.known and not self._attrs and admit is None and len(_KNOWN) < _KNOWN_KEPT:
+        if sig.known and not self._attrs and admit is None and len(KNOWN) < KNOWN_KEPT:
             # the checks passed for these input data types: the next op of this type with inputs
             # of the same data types and no attribute given passes them too (``_addKnown``)
             key = (self._type, *[i._dtype for i in self._inputs])
-            _, attrs, types = _KNOWN.setdefault(key, (opdef, attrs, types))
+            _, attrs, types = KNOWN.setdefault(key, (opdef, attrs, types))
         elif sig.shareable:
-            attrs = _sharedAttrs(self._type, attrs)
+            attrs = sharedAttrs(self._type, attrs)
         op = Operation(
             graph,
             self._name,
@@ -239,6 +239,9 @@ class OperationBuilder:
 
     def _typeError(self, message: str) -> DataTypeError:
         return DataTypeError(f"{self._type} '{self._name}' (created at {self._site}): {message}")
+
+    def _fail(self, isTypeError: bool, message: str) -> Exception:
+        return self._typeError(message) if isTypeError else self._error(message)
 
     def _asOutput(self, operand: object) -> Output[TType]:
         asOutput = getattr(operand, "asOutput", None)
@@ -278,7 +281,7 @@ class OperationBuilder:
             "graph the op is added to"
         )
 
-    def _checkAttrs(self, opdef: OpDef, sig: _Signature) -> dict[str, Any]:
+    def _checkAttrs(self, opdef: OpDef, sig: Signature) -> dict[str, Any]:
         given = self._attrs
         if given:
             for name in given:
@@ -329,12 +332,12 @@ class OperationBuilder:
                 value = default
             else:
                 raise self._error(f"attribute {name!r} is required ({doc})")
-            attrs[name] = self._checkAttrValue(name, kind, allowed, value)
+            attrs[name] = checkAttrValue(name, kind, allowed, value, self._fail)
         if sig.tensors:
             self._checkTensorAttrs(sig, attrs)
         return attrs
 
-    def _checkTensorAttrs(self, sig: _Signature, attrs: dict[str, Any]) -> None:
+    def _checkTensorAttrs(self, sig: Signature, attrs: dict[str, Any]) -> None:
         """A tensor attribute (``Const``'s value) is memory of the op's own, read-only, of the
         data type its type attribute states."""
         for name, typeAttr in sig.tensors:
@@ -380,86 +383,8 @@ class OperationBuilder:
                 )
             attrs[typeAttr] = dtype
 
-    def _checkAttrValue(
-        self, name: str, kind: str, allowed: tuple[type[TType], ...], value: Any
-    ) -> Any:
-        if kind == "type":
-            if isinstance(value, type) and value in allowed:
-                return value
-            if not (isinstance(value, type) and issubclass(value, TType)) or value in (TType,):
-                raise self._typeError(
-                    f"attribute {name!r} must be a data type (such as TFloat32), got {value!r}"
-                    + dataTypeHint(value)
-                )
-            if allowed and value not in allowed:
-                names = ", ".join(t.NAME for t in allowed)
-                raise self._typeError(
-                    f"data type {value.NAME} is not allowed for {name!r} (allowed: {names})"
-                )
-            return value
-        if kind == "bool":
-            if not isinstance(value, (bool, np.bool_)):
-                raise self._typeError(f"attribute {name!r} must be a bool, got {value!r}")
-            return bool(value)
-        if kind == "int":
-            if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-                raise self._typeError(f"attribute {name!r} must be an int, got {value!r}")
-            value = int(value)
-            if not _INT64_MIN <= value <= _INT64_MAX:
-                raise self._error(f"attribute {name!r} is {value}, out of range for int64")
-            return value
-        if kind == "float":
-            if isinstance(value, bool) or not isinstance(value, (int, float, np.number)):
-                raise self._typeError(f"attribute {name!r} must be a float, got {value!r}")
-            try:
-                return float(value)
-            except OverflowError:
-                raise self._error(
-                    f"attribute {name!r} is {value}, out of range for a float"
-                ) from None
-        if kind == "shape":
-            if isinstance(value, Shape):
-                return value
-            if isinstance(value, Iterable) and not isinstance(value, (str, bytes)):
-                dims = list(value)
-                if all(isinstance(d, (int, np.integer)) and not isinstance(d, bool) for d in dims):
-                    try:
-                        return Shape.fromIterable(dims)
-                    except IllegalArgumentError as e:
-                        raise self._error(f"attribute {name!r}: {e}") from None
-            unknown = (
-                "; an unknown dimension is -1, as in Shape.of(-1, 3) (TF Python's None)"
-                if isinstance(value, (list, tuple)) and None in value
-                else ""
-            )
-            raise self._typeError(
-                f"attribute {name!r} must be a Shape or a sequence of int sizes, got {value!r}"
-                + unknown
-            )
-        if kind == "tensor":
-            if not isinstance(value, np.ndarray):
-                raise self._typeError(f"attribute {name!r} must be a numpy array")
-            return value
-        if kind == "string":
-            if not isinstance(value, str):
-                raise self._typeError(f"attribute {name!r} must be a str, got {value!r}")
-            return value
-        if kind == "list(int)":
-            if (
-                isinstance(value, (int, np.integer))
-                or not isinstance(value, Iterable)
-                or any(isinstance(v, bool) or not isinstance(v, (int, np.integer)) for v in value)
-            ):
-                raise self._typeError(f"attribute {name!r} must be a list of ints, got {value!r}")
-            ints = tuple(int(v) for v in value)
-            for v in ints:
-                if not _INT64_MIN <= v <= _INT64_MAX:
-                    raise self._error(f"attribute {name!r} holds {v}, out of range for int64")
-            return ints
-        return value
-
     def _infer(
-        self, opdef: OpDef, sig: _Signature, attrs: dict[str, Any]
+        self, opdef: OpDef, sig: Signature, attrs: dict[str, Any]
     ) -> tuple[tuple[type[TType], ...], tuple[Shape, ...]]:
         types: list[type[TType]] = []
         for typeAttr, fixed, countAttr in sig.outputTypes:
@@ -487,160 +412,6 @@ class OperationBuilder:
         return tuple(types), inferred
 
 
-@final
-class _Signature:
-    """What checking an op against its spec needs, worked out once per op type."""
-
-    __slots__ = (
-        "attrNames",
-        "attrs",
-        "inputTypes",
-        "known",
-        "opdef",
-        "outputTypes",
-        "plain",
-        "shareable",
-        "tensors",
-    )
-
-    def __init__(self, opdef: OpDef) -> None:
-        self.opdef = opdef
-        self.attrNames = frozenset(a.name for a in opdef.attrs)
-        self.attrs = tuple(
-            (
-                a.name,
-                a.kind,
-                a.allowed,
-                frozenset(a.allowed) if a.kind == "type" else frozenset(),
-                a.default,
-                a.doc,
-            )
-            for a in opdef.attrs
-        )
-        self.inputTypes = tuple((i.typeAttr, i.dtype) for i in opdef.inputs)
-        self.outputTypes = tuple((o.typeAttr, o.dtype, o.countAttr) for o in opdef.outputs)
-        # the tensor attributes, each with the type attribute its value's dtype must be
-        self.tensors = tuple((a.name, a.typeAttr) for a in opdef.attrs if a.kind == "tensor")
-        # every input a single tensor with a type attribute or a fixed type, none a reference
-        self.plain = all(
-            not i.isList and not i.isRef and (i.typeAttr is None) != (i.dtype is None)
-            for i in opdef.inputs
-        )
-        # every attribute of a kind whose checked values are hashable and equal only when they
-        # are the same value (not float: -0.0 == 0.0), so ops may share one attribute dict
-        self.shareable = all(a.kind in _SHAREABLE_KINDS for a in opdef.attrs)
-        # with no attribute given, the checked attributes and the output data types depend on
-        # the input data types only (``_KNOWN``)
-        self.known = self.plain and not self.tensors
-
-
-_SHAREABLE_KINDS = frozenset(("type", "bool", "int", "string", "list(int)", "shape"))
-
-_SHARED_ATTRS: dict[tuple[object, ...], dict[str, Any]] = {}
-"""One attribute dict per op type and set of values: ops never change their attributes, and
-each dict an op keeps alive is one more object for the garbage collector to go through."""
-_SHARED_KEPT = 4096
-
-
-def _sharedAttrs(opType: str, attrs: dict[str, Any]) -> dict[str, Any]:
-    """The dict of the same attributes another op of ``opType`` keeps already, or ``attrs``."""
-    key = (opType, *attrs.items())
-    found = _SHARED_ATTRS.get(key)
-    if found is None:
-        if len(_SHARED_ATTRS) >= _SHARED_KEPT:
-            return attrs
-        found = _SHARED_ATTRS.setdefault(key, attrs)
-    return found
-
-
-_KNOWN: dict[tuple[object, ...], tuple[OpDef, dict[str, Any], tuple[type[TType], ...]]] = {}
-"""(op type, input data types) -> (spec, checked attributes, output data types), for op types
-whose inputs are single tensors of a type attribute or a fixed type (``_Signature.known``),
-built with no attribute given: what the builder's checks gave the first such op, shared by the
-next ones."""
-_KNOWN_KEPT = 4096
-
-
-def addKnown(
-    graph: Graph,
-    opdef: OpDef,
-    name: str,
-    scope: Scope,
-    inputs: list[Output[TType]],
-    site: str,
-) -> Operation | None:
-    """Adds an op of ``graph`` (a plain ``Graph``, inside a transaction) made by tfops with no
-    attribute given, single inputs of ``graph`` and a name ``scope.makeOpName`` reserved, when
-    ops of its type with inputs of the same data types passed the builder's checks already
-    (only its shape rule runs); ``None`` when not, for the builder to check everything."""
-    opType = opdef.type
-    n = len(inputs)
-    if n == 1:
-        first = inputs[0]
-        known = _KNOWN.get((opType, first._dtype))
-        shapes: tuple[Shape, ...] = (first._shape,)
-        dtypes: tuple[type[TType], ...] = (first._dtype,)
-    elif n == 2:
-        first, second = inputs
-        known = _KNOWN.get((opType, first._dtype, second._dtype))
-        shapes, dtypes = (first._shape, second._shape), (first._dtype, second._dtype)
-    else:
-        dtypes = tuple([i._dtype for i in inputs])
-        known = _KNOWN.get((opType, *dtypes))
-        shapes = tuple([i._shape for i in inputs])
-    if known is None or known[0] is not opdef or name in graph._byName:
-        return None
-    _, attrs, types = known
-    inferred = tuple(opdef.infer(InferContext(opType, name, site, shapes, dtypes, attrs, inputs)))
-    if len(inferred) != len(types):
-        return None  # the builder says so
-    op = Operation(
-        graph,
-        name,
-        opdef,
-        tuple(inputs),
-        tuple(_controlsOf(graph, scope)) if scope._controls else (),
-        attrs,
-        scope._device,
-        types,
-        inferred,
-        site,
-    )
-    graph._add(op, True)
-    if scope._isInit:
-        graph.addInitializer(op)
-    return op
-
-
-_SIGNATURES: dict[str, _Signature] = {}
-
-
-def _signature(opdef: OpDef) -> _Signature:
-    found = _SIGNATURES.get(opdef.type)
-    if found is None or found.opdef is not opdef:  # (an op type registered again: its own)
-        found = _SIGNATURES[opdef.type] = _Signature(opdef)
-    return found
-
-
-def _controlsOf(graph: Graph, scope: Scope) -> list[Operation]:
-    """The scope's control dependencies that a new op gets: outside an init scope, not the
-    initializers (a session runs those once, not before each run; as TF Java's ``OpScope``)."""
-    if scope._isInit:
-        return list(scope._controls)
-    return [c for c in scope._controls if c not in graph._initializers]
-
-
 def _isEager(env: object) -> bool:
     """Whether ``env`` is an ``EagerSession`` (which the graph layer does not import)."""
     return getattr(env, "_eager", False) is True
-
-
-def dataTypeHint(value: object) -> str:
-    """``; give TFloat32``: the tfops data type for a numpy or Python dtype given in its place."""
-    if value is None or isinstance(value, (bool, int, float)):
-        return ""
-    try:
-        found = dataTypeOf(value)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        return ""
-    return f"; give {found.__name__} (from tfops.types), the data type of numpy's {found.DTYPE}"
