@@ -171,6 +171,32 @@ def test_failingConstructionsInSomeThreadsLeaveNoTraceInTheOthers(graph: Graph) 
     assert graph.size() == 2 + THREADS // 2 * 300
 
 
+def test_threadsReadingOpsWhileTheGraphClosesAlwaysSeeTheirOutputs() -> None:
+    """Closing releases every op's outputs (the op keeps their data types and shapes): a
+    thread reading an op meanwhile gets the output it had, or one equal to it, never none."""
+    graph = Graph()
+    tf = Ops.create(graph)
+    x = tf.placeholder(TFloat64)
+    outs: list[Output[TFloat64]] = [x.asOutput()]
+    for _ in range(3000):
+        outs.append(tf.math.exp(outs[-1]).asOutput())
+    split = tf.split(tf.constant(0), tf.constant(np.zeros(4)), 2)
+    parts = split.output()
+    ops = [o.op() for o in outs]
+
+    def work(t: int) -> None:
+        if t == 0:
+            graph.close()
+            return
+        for _ in range(3):
+            for op, out in zip(ops, outs, strict=True):
+                assert op.numOutputs() == 1 and op.output(0) == out and op.outputs() == [out]
+            assert split.op().outputs() == parts and split.op().numOutputs() == 2
+
+    _inThreads(work, 4)
+    assert graph.isClosed()
+
+
 def test_gradientsBuiltFromManyThreadsGetDistinctPrefixesAndRightValues(graph: Graph) -> None:
     tf = Ops.create(graph)
     x = tf.withName("x").placeholder(TFloat64)

@@ -297,9 +297,10 @@ class Graph:
 
         The ops and outputs the caller still holds keep their names, types, shapes, attributes
         and inputs; the rest is freed at once. (The graph stops holding its ops, and each op
-        holds its outputs weakly, so they form no reference cycles that would wait for Python's
-        cycle collector: a program that builds graph after graph does not pile them up.)
-        ``op.output(i)`` of a closed graph's op gives an output equal to the one it had.
+        keeps its outputs' data types and shapes instead of the outputs, which point back at
+        it: nothing waits for Python's cycle collector, so a program that builds graph after
+        graph does not pile them up.) ``op.output(i)`` of a closed graph's op gives an output
+        equal to the one it had.
         """
         with self._lock:
             if self._closed:

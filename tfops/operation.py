@@ -141,7 +141,7 @@ class Operation:
         # an op's one output (most ops') is held directly, without a tuple around it: one
         # object fewer per op for the cycle collector to track and walk
         self._out: Output[TType] | None
-        self._outSeq: Sequence[Output[TType]]
+        self._outSeq: Sequence[Output[TType]] | _Released  # the outputs when not one
         if len(outputTypes) == 1:
             self._out = Output(self, 0, outputTypes[0], outputShapes[0])
             self._outSeq = ()
@@ -159,7 +159,7 @@ class Operation:
         if out is not None:
             return (out,)
         outs = self._outSeq
-        return outs.outputsOf(self) if type(outs) is _Released else outs
+        return outs.outputsOf(self) if isinstance(outs, _Released) else outs
 
     def graph(self) -> Graph:
         """Returns the graph this operation belongs to."""
@@ -294,8 +294,10 @@ def releaseOutputs(op: Operation) -> None:
     than when Python's cycle collector next runs (what ``Graph.close`` does to its ops)."""
     out = op._out
     if out is not None:
+        # in this order: a thread reading the op meanwhile finds the output or its kind
+        op._outSeq = _Released((out._dtype, out._shape))
         op._out = None
-        op._outSeq = cast("tuple[Output[TType], ...]", _Released((out._dtype, out._shape)))
-    elif type(op._outSeq) is tuple:
-        kinds = _Released(k for o in op._outSeq for k in (o._dtype, o._shape))
-        op._outSeq = cast("tuple[Output[TType], ...]", kinds)
+    elif type(outs := op._outSeq) is tuple:  # (not weakly held outputs, nor released ones)
+        op._outSeq = _Released(
+            k for o in cast("tuple[Output[TType], ...]", outs) for k in (o._dtype, o._shape)
+        )
