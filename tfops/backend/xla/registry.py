@@ -20,7 +20,7 @@ any other value that is not known there is an ``InvalidArgumentError`` naming th
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeAlias, overload
 
 import jax
@@ -141,12 +141,25 @@ def randomStateName(op: Operation) -> str:
     return f"random:{op._name}"
 
 
+Static: TypeAlias = "tuple[int, ...] | Callable[[int], Iterable[int]]"
+"""The inputs a lowering needs as numpy values: their positions among the op's non-reference
+inputs (negative ones count from the end), or, where they depend on how many inputs the op has
+(list inputs), a function of that count giving them (DynamicStitch: its first half)."""
+
+
 @frozen
 class Registered:
     """A registered lowering and the positions of the inputs it needs as numpy values."""
 
     lowering: Lowering
-    static: frozenset[int] = frozenset()
+    static: Static = ()
+
+    def staticPositions(self, count: int) -> frozenset[int]:
+        """The positions, from 0, of the inputs needed as numpy values, for an op of ``count``
+        non-reference inputs."""
+        static = self.static
+        positions = static(count) if callable(static) else static
+        return frozenset(k % count for k in positions if -count <= k < count)
 
 
 _LOWERINGS: dict[str, Registered] = {}
@@ -155,21 +168,21 @@ _LOCK = threading.Lock()
 
 @overload
 def registerLowering(
-    opType: str, lowering: Lowering, *, static: tuple[int, ...] = ()
+    opType: str, lowering: Lowering, *, static: Static = ()
 ) -> Lowering: ...
 
 
 @overload
 def registerLowering(
-    opType: str, lowering: None = None, *, static: tuple[int, ...] = ()
+    opType: str, lowering: None = None, *, static: Static = ()
 ) -> Callable[[Lowering], Lowering]: ...
 
 
 def registerLowering(
-    opType: str, lowering: Lowering | None = None, *, static: tuple[int, ...] = ()
+    opType: str, lowering: Lowering | None = None, *, static: Static = ()
 ) -> Lowering | Callable[[Lowering], Lowering]:
-    """Registers the XLA lowering of ``opType`` (a call, or a decorator); ``static`` are the
-    positions (among the op's non-reference inputs) of the inputs it needs as numpy values.
+    """Registers the XLA lowering of ``opType`` (a call, or a decorator); ``static`` says which
+    inputs it needs as numpy values (:data:`Static`).
 
     Raises:
         ValueError: ``opType`` already has a lowering.
@@ -179,7 +192,7 @@ def registerLowering(
         with _LOCK:
             if opType in _LOWERINGS:
                 raise IllegalArgumentError(f"op type {opType!r} already has an XLA lowering")
-            _LOWERINGS[opType] = Registered(f, frozenset(static))
+            _LOWERINGS[opType] = Registered(f, static)
         return f
 
     return register(lowering) if lowering is not None else register

@@ -123,12 +123,8 @@ def _staticDemand(ops: list[Operation]) -> set[Output[TType]]:
         refs = op._refInputs()
         inputs = [i for n, i in enumerate(op._inputs) if n not in refs]
         if registered is not None and registered.static:
-            count = len(inputs)
-            demand.update(
-                i
-                for k, i in enumerate(inputs)
-                if k in registered.static or k - count in registered.static
-            )
+            positions = registered.staticPositions(len(inputs))
+            demand.update(i for k, i in enumerate(inputs) if k in positions)
         opdef = op._opdef
         if not opdef.stateful and not opdef.shapeOnly and any(o in demand for o in op._outs):
             demand.update(inputs)

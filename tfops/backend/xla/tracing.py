@@ -73,14 +73,14 @@ def lower(
             return
     inputs: list[Any] = []
     constants: list[Array | None] = []
-    count = len(op._inputs) - len(refs)
+    static = registered.staticPositions(len(op._inputs) - len(refs))
     for n, i in enumerate(op._inputs):
         if n in refs:
             continue
         value = values[i]
         known = isStatic(value)
         position = len(inputs)
-        if (position in registered.static or position - count in registered.static) and (not known):
+        if position in static and not known:
             raise InvalidArgumentError(
                 op,
                 f"input {n} of {op._type} ('{i.name()}') must be known when the request is "

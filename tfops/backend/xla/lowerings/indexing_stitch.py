@@ -2,12 +2,11 @@
 DynamicStitch and ParallelDynamicStitch.
 
 The result's number of rows is the largest index plus one, so the indices must be known when
-the request is compiled, as Where's input and SegmentSum's ids are. They are the op's first
-``N`` inputs, a count the registry's fixed static positions cannot name (as ConcatV2's axis,
-whose position varies): the lowering takes them as numpy values when they are known (constants,
-or computed from constants and shapes, as TensorFlow's gradients of reductions compute them)
-and reports them otherwise. The data stay traced: the merge is one gather with indices fixed
-when the request is compiled.
+the request is compiled, as Where's input and SegmentSum's ids are: they are the op's first
+half of inputs, declared static (constants, values computed from constants and shapes, as
+TensorFlow's gradients of reductions compute them, or fed values, each distinct one compiled
+once). The data stay traced: the merge is one gather with indices fixed when the request is
+compiled.
 """
 
 from __future__ import annotations
@@ -57,5 +56,11 @@ def _stitch(site: LoweringSite, *inputs: Any) -> Any:
     return flat[rows]
 
 
-registerLowering("DynamicStitch", _stitch)
-registerLowering("ParallelDynamicStitch", _stitch)
+
+def _indices(count: int) -> range:
+    """The positions of the indices: the first half of the inputs (N indices, N data)."""
+    return range(count // 2)
+
+
+registerLowering("DynamicStitch", _stitch, static=_indices)
+registerLowering("ParallelDynamicStitch", _stitch, static=_indices)
