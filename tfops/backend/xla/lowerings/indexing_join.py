@@ -1,10 +1,9 @@
 """XLA lowerings of the indexing_join ops (``tfops.spec.indexing_join``): ConcatV2, Pack,
 Unpack and Pad.
 
-ConcatV2's axis is its last input, whose position depends on the number of values: the
-registry's static positions cannot name it (``static=(-1,)`` says it for an engine that counts
-negative positions from the end), so the lowering takes it as a numpy value when it is one (a
-constant, or computed from constants and shapes) and reports it otherwise.
+ConcatV2's axis is its last input, whose position depends on the number of values: it is
+declared static as position -1 (counted from the end), so it is a numpy value here (a
+constant, computed from constants and shapes, or fed).
 """
 
 from __future__ import annotations
