@@ -10,8 +10,6 @@ checks there are the conclusions, not numpy's numbers.
 from __future__ import annotations
 
 import itertools
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +18,7 @@ import pytest
 
 from tfops import Graph, Ops, Session
 from tfops.backend import backendNames
+from tfops.examples.rbm_cd import main
 from tfops.examples.rbm_cd_model import (
     HIDDEN,
     VISIBLE,
@@ -173,13 +172,11 @@ def test_cdTrainingRaisesTheExactLogLikelihood(backend: str) -> None:
     assert again.logLikelihood[-1] == final  # seeded: the same run again, on either backend
 
 
-def test_exampleRunsFromTheCommandLine(tmp_path: Path, backend: str) -> None:
+def test_mainPrintsTheTablesAndWritesThePlot(tmp_path: Path, backend: str,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
     plot = tmp_path / "rbm.png"
-    out = subprocess.run(
-        [sys.executable, "-m", "tfops.examples.rbm_cd", "--plot", str(plot), "--epochs", "100",
-         "--every", "50", "--backend", backend],
-        capture_output=True, text=True, check=True, timeout=120,
-    ).stdout
+    main(["--plot", str(plot), "--epochs", "100", "--every", "50", "--backend", backend])
+    out = capsys.readouterr().out
     assert f"on the {backend} backend" in out
     assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     rows = {line.split("|")[0].strip(): line for line in out.splitlines() if "|" in line}
