@@ -38,6 +38,12 @@ from tfops.types import TFloat32, TFloat64, TFloating, TInt32, TType
 Array = np.ndarray[Any, Any]
 LARGE = NumpyOptions().large
 BIG = 3 * LARGE + 17  # takes the fused path, in several slices, with a partial one
+
+
+@pytest.fixture
+def backend() -> str:
+    """The numpy backend, whatever ``TFOPS_TEST_BACKEND`` says: these tests read its plans."""
+    return "numpy"
 UNFUSED = NumpyBackend(NumpyOptions(large=1 << 62))
 THREADED = NumpyBackend(NumpyOptions(parallel=LARGE, threads=4))
 
