@@ -35,6 +35,12 @@ if TYPE_CHECKING:
 
 Array = np.ndarray[Any, Any]
 
+_ROUNDED = {"xla_allow_excess_precision": False}
+"""XLA's compiler options for every request: each half-precision value is rounded to its type
+where it is computed, as TensorFlow's kernels round it. (By default XLA may keep such a value in
+single precision as it flows into the next op, as it does on GPUs: a float16 tensor then reads
+one value when fetched and another where an op reads it.)"""
+
 
 def PartitionSpec(*axes: str) -> Any:
     """``jax.sharding.PartitionSpec`` (typed: JAX's own constructor is not)."""
@@ -124,9 +130,11 @@ class _XlaRequest:
         if self._mesh is not None:
             replicated = NamedSharding(self._mesh, PartitionSpec())
             # everything a run returns is replicated: every host can read its fetches
-            function = jax.jit(run, static_argnums=3, out_shardings=replicated)
+            function = jax.jit(
+                run, static_argnums=3, out_shardings=replicated, compiler_options=_ROUNDED
+            )
         else:
-            function = jax.jit(run, static_argnums=3)
+            function = jax.jit(run, static_argnums=3, compiler_options=_ROUNDED)
         segment.function = function
         return function
 
