@@ -198,6 +198,10 @@ def test_emptyInputs(tf: Ops, run: Any, build: Any, inputs: Any, expected: Any) 
 # -- run-time errors -----------------------------------------------------------------------
 SINGULAR = np.array([[[1.0, 0.0], [0.0, 1.0]], [[1.0, 2.0], [2.0, 4.0]]])
 WITH_NAN = np.array([[np.nan, 1.0], [1.0, 1.0]])  # TensorFlow finds it not invertible too
+# TensorFlow takes the smallest absolute pivot as Eigen does, from the first on: a first pivot
+# of NaN stays the minimum (not invertible), a later one does not (NaNs come out); TF 2.21 read
+NAN_FIRST = np.array([[np.nan, 0.0], [0.0, 2.0]])
+NAN_LATER = np.array([[2.0, 0.0], [0.0, np.nan]])
 
 
 @pytest.mark.parametrize(
@@ -211,7 +215,9 @@ WITH_NAN = np.array([[np.nan, 1.0], [1.0, 1.0]])  # TensorFlow finds it not inve
     ],
     ids=["inv", "invAdjoint", "solve", "detOfInv"],
 )
-@pytest.mark.parametrize("value", [SINGULAR, WITH_NAN], ids=["singular", "nan"])
+@pytest.mark.parametrize(
+    "value", [SINGULAR, WITH_NAN, NAN_FIRST], ids=["singular", "nan", "nanFirstPivot"]
+)
 def test_singularMatrixRaisesInvalidArgumentError(
     tf: Ops, run: Any, build: Any, message: str, value: Any
 ) -> None:
@@ -219,6 +225,16 @@ def test_singularMatrixRaisesInvalidArgumentError(
     with pytest.raises(InvalidArgumentError) as info:
         run(build(tf, x), feeds=feeds)
     assert message in str(info.value) and HERE in str(info.value)
+
+
+@pytest.mark.parametrize(
+    "build",
+    [lambda tf, x: inv(tf, x), lambda tf, x: tf.linalg.solve(x, tf.constant(np.ones((2, 2, 1))))],
+    ids=["inv", "solve"],
+)
+def test_aNanPivotAfterTheFirstGivesNans(tf: Ops, run: Any, build: Any) -> None:
+    x, feeds = fed(tf, np.stack([NAN_LATER, NAN_LATER]))
+    assert np.isnan(run(build(tf, x), feeds=feeds)).all()
 
 
 def test_gradientOfTheDeterminantOfASingularMatrixFailsAsTensorFlows(tf: Ops, run: Any) -> None:

@@ -29,6 +29,14 @@ def checkMatrices(x: Array, name: str, square: bool) -> None:
         )
 
 
+def firstPivotIsNan(a: Array) -> bool:
+    """Whether a matrix of ``a`` starts with NaN: its first pivot is NaN then (partial pivoting
+    keeps a NaN it starts from), and TensorFlow's kernels, which take the smallest absolute pivot
+    as Eigen does, from the first on, find the matrix not invertible. (A NaN pivot further on
+    does not stay the minimum; LAPACK, under numpy, fails only on a pivot of zero.)"""
+    return bool(a.shape[-1]) and bool(np.isnan(a[..., 0, 0]).any())
+
+
 def working(x: Array) -> Array:
     """``x`` in the precision it is computed in: half precision in single precision."""
     return x.astype(np.float32) if x.dtype == np.float16 else x
@@ -44,6 +52,8 @@ def _matrixInverse(site: KernelSite) -> Kernel:
 
     def run(x: Array) -> Array:
         checkMatrices(x, "input", square=True)
+        if firstPivotIsNan(x):
+            raise InvalidArgumentError(None, "Input is not invertible.")
         try:
             inverse = np.linalg.inv(working(adjointed(x, adjoint)))
         except np.linalg.LinAlgError:
@@ -104,6 +114,8 @@ def _matrixSolve(site: KernelSite) -> Kernel:
             )
         if a.size == 0 or b.size == 0:
             return np.zeros(b.shape, b.dtype)
+        if firstPivotIsNan(a):
+            raise InvalidArgumentError(None, "Input matrix is not invertible.")
         try:
             return np.linalg.solve(adjointed(a, adjoint), b).astype(b.dtype)
         except np.linalg.LinAlgError:

@@ -2,8 +2,8 @@
 MatrixSolve, MatrixTriangularSolve.
 
 Inverses, solutions and determinants come from one LU decomposition with partial pivoting
-(``jax.lax.linalg.lu``); a pivot of exactly zero fails the run as TensorFlow's kernels do. Half
-precision is computed in single precision."""
+(``jax.lax.linalg.lu``). The run fails where TensorFlow's kernels fail it
+(:func:`invertible`). Half precision is computed in single precision."""
 
 from __future__ import annotations
 
@@ -39,12 +39,22 @@ def adjointed(x: Any, adjoint: bool) -> Any:
     return jnp.swapaxes(x, -1, -2) if adjoint else x
 
 
+def invertible(a: Any, lu: Any) -> Any:
+    """Whether TensorFlow's CPU kernels take every matrix of ``a`` (with its LU factors ``lu``)
+    as invertible: the smallest absolute pivot is above zero, the minimum as Eigen takes it,
+    from the first pivot on, so that a NaN there (and only there) stays the minimum. The first
+    pivot is NaN exactly when ``a[0, 0]`` is (partial pivoting keeps a NaN it starts from), which
+    is read from ``a``: a GPU's LU may pivot past a NaN where a CPU's does not."""
+    pivots = jnp.diagonal(lu, axis1=-2, axis2=-1)
+    return jnp.all(pivots != 0) & ~jnp.any(jnp.isnan(a[..., 0, 0]))
+
+
 def _luSolve(site: LoweringSite, a: Any, b: Any, message: str) -> Any:
-    """Solves ``a x = b`` (equal batch dimensions), checking that no pivot is zero."""
+    """Solves ``a x = b`` (equal batch dimensions), failing where TensorFlow's kernels do."""
     if a.shape[-1] == 0 or 0 in b.shape:
         return jnp.zeros(b.shape, b.dtype)
     lu, _, permutation = jax.lax.linalg.lu(a)
-    site.check(jnp.all(jnp.diagonal(lu, axis1=-2, axis2=-1) != 0), message)
+    site.check(invertible(a, lu), message)
     rows = jnp.broadcast_to(permutation[..., None], b.shape)
     permuted = jnp.take_along_axis(b, rows, axis=-2)
     y = jax.lax.linalg.triangular_solve(lu, permuted, left_side=True, lower=True,
